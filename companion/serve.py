@@ -1,0 +1,113 @@
+"""``companion serve``: the table session on a production WSGI server (waitress, threaded)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import click
+
+from companion import config as config_mod
+from companion import games as games_mod
+from companion.games import Actor, RuleError
+from companion.netinfo import phone_url, terminal_qr
+from companion.store import EventStore
+from companion.table import Table
+
+log = logging.getLogger("companion")
+
+
+def wire_devices(table: Table, cfg: dict, pin_factory="auto"):
+    """Buttons, LED and speaker, attached to the table. Returns the button panel."""
+    from hardware.buttons import ButtonPanel, make_pin_factory, pins_from_config
+    from hardware.speaker import make_speaker
+
+    bcfg = cfg["buttons"]
+    factory = make_pin_factory(pin_factory) if isinstance(pin_factory, str) else pin_factory
+    panel = ButtonPanel(
+        pins_from_config(bcfg), hold_seconds=float(bcfg.get("hold_seconds", 2.0)),
+        bounce_ms=int(bcfg.get("bounce_ms", 20)),
+        shutdown_hold_seconds=float(bcfg.get("shutdown_hold_seconds", 5.0)),
+        led_pin=int(bcfg.get("led") or 0) or None, pin_factory=factory,
+    )
+    device = Actor("device")
+
+    def act(kind: str) -> None:
+        game_id = table.active_game
+        if game_id is None:
+            return
+        try:
+            table.act(game_id, device, {"type": kind})
+        except RuleError as err:
+            log.info("button %s refused: %s", kind, err)
+
+    panel.on("draw", "press", lambda: act("draw"))
+    panel.on("draw", "hold", lambda: act("undo"))
+    panel.on("undo", "hold", lambda: act("undo"))
+    panel.on("next", "press", lambda: act("next"))
+
+    speaker = make_speaker(bool(cfg["speech"].get("enabled", True)))
+    lang = cfg["server"].get("lang", "el")
+
+    def on_event(game_id: str, ev, view: dict) -> None:
+        if ev.type == "draw":
+            panel.blink()
+        call = view.get("call")
+        if ev.type == "draw" and call:
+            speaker.say(call.get(lang) or call.get("en", ""), lang)
+
+    table.subscribe(on_event)
+    return panel, speaker
+
+
+def build(data_dir: Path, cfg: dict, pin_factory="auto"):
+    from web import create_app
+
+    store = EventStore(data_dir / "companion.sqlite3")
+    table = Table(store)
+    panel, speaker = wire_devices(table, cfg, pin_factory)
+    app = create_app(table, {"DEFAULT_GAME": cfg["server"]["game"]})
+    return app, table, panel, speaker
+
+
+@click.command()
+@click.option("--host", default=None, help="Address to listen on (default 0.0.0.0: every interface).")
+@click.option("--port", default=None, type=int, help="Port to listen on (default 8000).")
+@click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the SQLite event log and config (default: the user's data directory).")
+@click.option("--game", default=None, type=click.Choice(list(games_mod.GAMES)),
+              help="The game a new table starts with.")
+@click.option("--camera", default=None, help="auto | picamera2 | usb:N | replay:PATH | synthetic | none")
+@click.option("--threads", default=32, show_default=True, help="Worker threads (each live phone holds one).")
+@click.option("--pins", default="auto", type=click.Choice(["auto", "mock", "lgpio", "default"]),
+              help="GPIO pin factory: real pins on a Pi, mock pins elsewhere.")
+def serve(host, port, data_dir, game, camera, threads, pins):
+    """Start the companion: phones connect to the printed address or QR code."""
+    import waitress
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    data_dir = data_dir or config_mod.default_data_dir()
+    cfg = config_mod.load(data_dir)
+    host = host or cfg["server"]["host"]
+    port = port or int(cfg["server"]["port"])
+    if game:
+        cfg["server"]["game"] = game
+    if camera:
+        cfg["camera"]["source"] = camera
+    app, table, panel, speaker = build(data_dir, cfg, pins)
+    url = phone_url(host, port)
+    app.config["PUBLIC_URL"] = url.rstrip("/")
+    app.config["DATA_DIR"] = str(data_dir)
+    app.config["CONFIG"] = cfg
+    click.echo(f"Tabletop companion: open {url} on your phone (data in {data_dir})")
+    click.echo(terminal_qr(url))
+    sys.stdout.flush()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, ident="companion",
+                       channel_timeout=300, connection_limit=200, clear_untrusted_proxy_headers=True)
+    finally:
+        panel.close()
+        table.store.close()
