@@ -68,7 +68,14 @@ def build(data_dir: Path, cfg: dict, pin_factory="auto"):
     store = EventStore(data_dir / "companion.sqlite3")
     table = Table(store)
     panel, speaker = wire_devices(table, cfg, pin_factory)
-    app = create_app(table, {"DEFAULT_GAME": cfg["server"]["game"]})
+    app = create_app(table, {"DEFAULT_GAME": cfg["server"]["game"], "CONFIG": cfg,
+                             "DATA_DIR": str(data_dir)})
+    try:  # the camera loop (hardware issue); absent until companion/camera_service.py exists
+        from companion.camera_service import attach_camera
+    except ImportError:
+        attach_camera = None
+    if attach_camera is not None:
+        attach_camera(app, table, cfg)
     return app, table, panel, speaker
 
 
