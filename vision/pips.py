@@ -1,0 +1,371 @@
+"""Standard pip-dice reader: a BGR image goes in, one entry per die comes out.
+
+The pipeline is classical and runs in a few milliseconds on one core:
+
+1. **Pip blobs.** Both polarities (dark pips on light dice, light pips on dark dice) are
+   found with mean-adaptive thresholds at three block sizes, so pips from about 2 px to 20 px
+   in radius are caught. Each blob must be a solid, nearly elliptical spot whose surrounding
+   ring is uniform and clearly lighter (or darker) than the spot: that removes wood grain,
+   text strokes, cables and most table texture.
+2. **Faces.** Pips are linked into a face when they have a similar size and ellipse shape
+   (pips on a side face are foreshortened differently from the top face), lie within a
+   die-sized distance, and the straight line between them stays on uniform die body (no
+   gap between dice, no edge between the top and a side face).
+3. **Pattern.** A face must show a standard d6 pattern (one centre pip; a diagonal pair;
+   three in line; a parallelogram; a parallelogram plus centre; two rows of three) at a pip
+   spacing that fits the pip size. Faces that look like dice but do not fit are reported
+   with ``value: None`` and a reason instead of a guess.
+4. **Top face.** A die seen at an angle also shows pips on its side faces; those faces are
+   more foreshortened than the top face and sit next to it, so of two neighbouring faces the
+   one with the rounder pips is kept as the top face.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SET_NAME = "standard-d6"
+
+# Adaptive-threshold block sizes (pixels) and the largest pip radius each block may report.
+_BLOCKS = (11, 27, 61)
+_MAX_RADIUS = {11: 3.5, 27: 9.0, 61: 22.0}
+_MIN_RADIUS = {11: 1.2, 27: 3.0, 61: 8.0}
+_C = 12  # grey levels below the local mean that count as "pip"
+_MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
+
+
+@dataclass
+class Pip:
+    x: float
+    y: float
+    a: float  # semi-major axis, px
+    b: float  # semi-minor axis, px
+    theta: float  # orientation of the major axis, radians in [0, pi)
+    contrast: float  # ring mean minus spot mean (in the pip-dark polarity), grey levels
+    ring: float  # body level around the pip (in the pip-dark polarity)
+    spot: float
+    polarity: int  # +1 dark pips on a light die, -1 light pips on a dark die
+
+    @property
+    def r(self) -> float:
+        return self.a
+
+    @property
+    def roundness(self) -> float:
+        return self.b / self.a if self.a > 0 else 0.0
+
+
+def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: float, k: float,
+                  n: int = 16) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    ca, sa = math.cos(th), math.sin(th)
+    ex, ey = k * a * np.cos(t), k * b * np.sin(t)
+    xs = np.clip(np.round(x + ex * ca - ey * sa).astype(int), 0, img.shape[1] - 1)
+    ys = np.clip(np.round(y + ex * sa + ey * ca).astype(int), 0, img.shape[0] - 1)
+    return img[ys, xs].astype(np.float32)
+
+
+def _find_pips(g: np.ndarray, gs: np.ndarray, polarity: int) -> list[Pip]:
+    """Pips that are darker than their surroundings in ``g`` (already flipped for polarity)."""
+    pips: list[Pip] = []
+    h, w = g.shape
+    for block in _BLOCKS:
+        mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        if n <= 1:
+            continue
+        rmax, rmin = _MAX_RADIUS[block], _MIN_RADIUS[block]
+        area = stats[1:, cv2.CC_STAT_AREA]
+        bw = stats[1:, cv2.CC_STAT_WIDTH]
+        bh = stats[1:, cv2.CC_STAT_HEIGHT]
+        ok = (area >= max(4, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
+        ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
+        fill = area / np.maximum(bw * bh, 1)
+        ok &= (fill > 0.45) & (fill < 0.95)
+        for i in np.nonzero(ok)[0] + 1:
+            x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
+            ww, hh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+            if x0 == 0 or y0 == 0 or x0 + ww >= w or y0 + hh >= h:
+                continue  # cut by the image border
+            crop = (labels[y0:y0 + hh, x0:x0 + ww] == i).astype(np.uint8)
+            m = cv2.moments(crop, binaryImage=True)
+            if m["m00"] <= 0:
+                continue
+            cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
+            mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+            common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+            l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+            if l2 <= 0:
+                continue
+            a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
+            if a < rmin or a > rmax or b / a < 0.35:
+                continue
+            efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
+            if not 0.78 < efill < 1.2:
+                continue
+            th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
+            spot = float(gs[int(round(cy)), int(round(cx))])
+            ring = _ring_samples(gs, cx, cy, a, b, th, 1.9)
+            ring2 = _ring_samples(gs, cx, cy, a, b, th, 2.5)
+            rmean = float(np.median(ring))
+            contrast = rmean - spot
+            if contrast < 30:
+                continue
+            # The ring must be body: no part of it nearly as dark as the pip, little spread.
+            if ring.min() < spot + 0.5 * contrast or ring2.min() < spot + 0.4 * contrast:
+                continue
+            if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.45 * contrast + 6:
+                continue
+            pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
+    return _dedupe(pips)
+
+
+def _dedupe(pips: list[Pip]) -> list[Pip]:
+    """The same pip is often found at two block sizes: keep the more complete (larger) one."""
+    pips.sort(key=lambda p: -p.a)
+    kept: list[Pip] = []
+    for p in pips:
+        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * q.a) ** 2 for q in kept):
+            continue
+        kept.append(p)
+    return kept
+
+
+class _UF:
+    def __init__(self, n: int):
+        self.p = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.p[i] != i:
+            self.p[i] = self.p[self.p[i]]
+            i = self.p[i]
+        return i
+
+    def union(self, i: int, j: int) -> None:
+        self.p[self.find(i)] = self.find(j)
+
+
+def _angle_diff(t1: float, t2: float) -> float:
+    d = abs(t1 - t2) % math.pi
+    return min(d, math.pi - d)
+
+
+def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
+    """True when the segment between two pips stays on uniform die body."""
+    dx, dy = q.x - p.x, q.y - p.y
+    d = math.hypot(dx, dy)
+    if d < 1e-6:
+        return True
+    n = max(6, int(d / 1.5))
+    t = np.linspace(0, 1, n)
+    xs = np.clip(np.round(p.x + dx * t).astype(int), 0, gs.shape[1] - 1)
+    ys = np.clip(np.round(p.y + dy * t).astype(int), 0, gs.shape[0] - 1)
+    v = gs[ys, xs].astype(np.float32)
+    keep = (t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)
+    v = v[keep]
+    if v.size == 0:
+        return True
+    body = 0.5 * (p.ring + q.ring)
+    spot = 0.5 * (p.spot + q.spot)
+    contrast = body - spot
+    if v.min() < spot + 0.55 * contrast:
+        return False  # a dark gap (between dice), or another pip in the way
+    if np.percentile(v, 95) - np.percentile(v, 5) > 0.35 * contrast + 8:
+        return False  # an edge between two faces
+    return True
+
+
+def _compatible(p: Pip, q: Pip) -> bool:
+    if p.polarity != q.polarity:
+        return False
+    ra = max(p.a, q.a) / min(p.a, q.a)
+    if ra > 1.45 and not (min(p.a, q.a) < 3 and ra < 1.8):
+        return False
+    if abs(p.roundness - q.roundness) > 0.25:
+        return False
+    if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(35):
+        return False
+    r = 0.5 * (p.a + q.a)
+    d = math.hypot(p.x - q.x, p.y - q.y)
+    return 2.2 * r < d < 10.0 * r
+
+
+def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
+    """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason)."""
+    n = len(pts)
+    c = pts.mean(axis=0)
+    if n == 1:
+        return True, 1.0, ""
+    if n == 2:
+        d = float(np.linalg.norm(pts[0] - pts[1]))
+        ok = 4.0 * r <= d <= 10.5 * r
+        return ok, 1.0 if ok else 0.0, "" if ok else "two pips at an odd distance"
+    if n == 3:
+        dc = np.linalg.norm(pts - c, axis=1)
+        mid = int(np.argmin(dc))
+        ends = [i for i in range(3) if i != mid]
+        span = float(np.linalg.norm(pts[ends[0]] - pts[ends[1]]))
+        off = float(dc[mid]) / max(span, 1e-6)
+        ok = off < 0.12 and 4.0 * r <= span <= 10.5 * r
+        return ok, max(0.0, 1 - off / 0.12), "" if ok else "three pips not in a line"
+    if n in (4, 5):
+        if n == 5:
+            dc = np.linalg.norm(pts - c, axis=1)
+            mid = int(np.argmin(dc))
+            corners = np.delete(pts, mid, axis=0)
+            cc = corners.mean(axis=0)
+            size = float(np.linalg.norm(corners - cc, axis=1).mean())
+            if dc[mid] > 0.2 * size:
+                return False, 0.0, "five pips without a centre pip"
+        else:
+            corners = pts
+            cc = c
+        # Order corners by angle around the centre: a parallelogram has equal opposite sides.
+        ang = np.arctan2(corners[:, 1] - cc[1], corners[:, 0] - cc[0])
+        q = corners[np.argsort(ang)]
+        d = np.linalg.norm(q - cc, axis=1)
+        size = float(d.mean())
+        err = float(np.linalg.norm((q[0] + q[2]) / 2 - (q[1] + q[3]) / 2)) / max(size, 1e-6)
+        sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
+        ratio = float(sides.max() / max(sides.min(), 1e-6))
+        ok = err < 0.2 and ratio < 2.2 and 1.8 * r <= size <= 7.0 * r
+        return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
+    if n == 6:
+        # Two parallel rows of three: the principal axis splits them 3/3, each row is a line.
+        cov = np.cov((pts - c).T)
+        evals, evecs = np.linalg.eigh(cov)
+        major = evecs[:, 1]
+        minor = evecs[:, 0]
+        side = (pts - c) @ minor
+        rows = [pts[side < 0], pts[side >= 0]]
+        if any(len(rw) != 3 for rw in rows):
+            return False, 0.0, "six pips not in two rows"
+        worst = 0.0
+        for rw in rows:
+            along = (rw - rw.mean(axis=0)) @ major
+            o = np.argsort(along)
+            a0, a1, a2 = rw[o]
+            span = float(np.linalg.norm(a2 - a0))
+            worst = max(worst, float(np.linalg.norm((a0 + a2) / 2 - a1)) / max(span, 1e-6))
+        sep = float(np.abs(side).mean() * 2)
+        span = float(np.sqrt(evals[1]) * 2 * math.sqrt(1.5))
+        ok = worst < 0.15 and 1.8 * r <= sep <= 9 * r and span >= 3.0 * r
+        return ok, max(0.0, 1 - worst / 0.15), "" if ok else "six pips not in two rows"
+    return False, 0.0, f"{n} pips on one face"
+
+
+@dataclass
+class _Face:
+    idx: list[int]
+    pips: list[Pip]
+    cx: float
+    cy: float
+    r: float
+    roundness: float
+    ok: bool
+    quality: float
+    reason: str
+    polarity: int
+
+
+def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
+    """A lone pip counts as a 1 only when it sits in the middle of a clean, die-sized patch."""
+    for k in (2.6, 3.3):
+        ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
+        if ring.min() < p.spot + 0.6 * p.contrast:
+            return False
+        if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.3 * p.contrast + 6:
+            return False
+    return True
+
+
+def _faces(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> list[_Face]:
+    n = len(pips)
+    uf = _UF(n)
+    xs = np.array([p.x for p in pips])
+    ys = np.array([p.y for p in pips])
+    for i in range(n):
+        p = pips[i]
+        near = np.nonzero((np.abs(xs - p.x) < 11 * p.a) & (np.abs(ys - p.y) < 11 * p.a))[0]
+        for j in near:
+            if j <= i:
+                continue
+            q = pips[j]
+            if _compatible(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
+                uf.union(i, j)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(uf.find(i), []).append(i)
+    faces: list[_Face] = []
+    for idx in groups.values():
+        ps = [pips[i] for i in idx]
+        pts = np.array([[p.x, p.y] for p in ps])
+        r = float(np.median([p.a for p in ps]))
+        if len(ps) == 1 and not _single_pip_is_die(gs_by_pol[ps[0].polarity], ps[0]):
+            continue
+        ok, quality, reason = _pattern(pts, r)
+        c = pts.mean(axis=0)
+        faces.append(_Face(idx, ps, float(c[0]), float(c[1]), r,
+                           float(np.median([p.roundness for p in ps])), ok, quality, reason,
+                           ps[0].polarity))
+    return faces
+
+
+def _face_size(f: _Face) -> float:
+    """Estimated side of the face in pixels (a pip radius is about 1/11 of the face side)."""
+    return 11.0 * f.r
+
+
+def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
+    """Drop side faces: of two faces of one die, the top face has the rounder pips."""
+    keep = [True] * len(faces)
+    for i, f in enumerate(faces):
+        for j, g in enumerate(faces):
+            if i == j or not keep[j] or not keep[i]:
+                continue
+            d = math.hypot(f.cx - g.cx, f.cy - g.cy)
+            s = max(_face_size(f), _face_size(g))
+            if d < 1.15 * s and g.roundness > f.roundness + 0.12:
+                keep[i] = False
+    return [f for f, k in zip(faces, keep) if k]
+
+
+def read_pips(image_bgr: np.ndarray) -> list[dict]:
+    """Read every standard pip die in a BGR (or grey) image.
+
+    Returns one GUIDE-contract entry per die: centre ``x, y`` of the top face, ``w, h`` of the
+    estimated face, ``value`` 1..6 and ``face`` "1".."6", or ``None`` plus a ``reason``.
+    """
+    img = np.asarray(image_bgr)
+    if img.ndim == 3 and img.shape[2] == 4:
+        img = img[:, :, :3]
+    if img.dtype != np.uint8:
+        img = cv2.convertScaleAbs(img, alpha=255.0 / max(1.0, float(img.max())))
+    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    scale = 1.0
+    if max(gray.shape) > _MAX_SIDE:
+        scale = _MAX_SIDE / max(gray.shape)
+        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
+    inv = 255 - gray
+    gs_light = 255 - gs_dark
+    pips = _find_pips(gray, gs_dark, +1) + _find_pips(inv, gs_light, -1)
+    faces = _faces({+1: gs_dark, -1: gs_light}, pips)
+    faces = _pick_top_faces(faces)
+    out = []
+    for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
+        s = _face_size(f) / scale
+        entry = {"x": round(f.cx / scale, 1), "y": round(f.cy / scale, 1), "w": round(s, 1),
+                 "h": round(s, 1), "set": SET_NAME, "type": "d6"}
+        if f.ok:
+            v = len(f.pips)
+            conf = 0.8 + 0.19 * f.quality
+            entry.update(face=str(v), value=v, confidence=round(conf, 3))
+        else:
+            entry.update(face=None, value=None, confidence=0.0, reason=f.reason)
+        out.append(entry)
+    return out
