@@ -166,6 +166,13 @@ class Table:
                 return ev
         return None
 
+    def legal_actions(self, game_id: str, actor: Actor) -> list[str]:
+        live = self._load(game_id)
+        acts = list(live.rules.legal_actions(live.state, actor))
+        if actor.role != "spectator" and self._last_active(live) is not None:
+            acts.append("undo")
+        return acts
+
     def events(self, game_id: str) -> list[dict]:
         live = self._load(game_id)
         out = []

@@ -119,8 +119,7 @@ def post_action(game_id: str):
 def whoami(game_id: str):
     tbl = table()
     actor = tbl.actor_for(game_id, _token())
-    out = {"role": actor.role, "seat": actor.seat,
-           "legal_actions": tbl.state(game_id) and tbl._load(game_id).rules.legal_actions(tbl.state(game_id), actor)}
+    out = {"role": actor.role, "seat": actor.seat, "legal_actions": tbl.legal_actions(game_id, actor)}
     if actor.is_host:
         row = tbl.row(game_id)
         out.update(join_code=row.join_code, join_url=join_url(game_id, row.join_code))
@@ -187,3 +186,11 @@ def stream(game_id: str):
 
 def device_actor() -> Actor:
     return Actor("device")
+
+
+@bp.get("/i18n")
+def i18n():
+    """Every message catalogue (core and games), for the page's own texts."""
+    from companion.i18n import catalogue
+
+    return jsonify(catalogue())
