@@ -109,16 +109,15 @@ def _find_pips(g: np.ndarray, gs: np.ndarray, polarity: int) -> list[Pip]:
                 continue
             th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
             spot = float(gs[int(round(cy)), int(round(cx))])
-            ring = _ring_samples(gs, cx, cy, a, b, th, 1.9)
-            ring2 = _ring_samples(gs, cx, cy, a, b, th, 2.5)
+            ring = _ring_samples(gs, cx, cy, a, b, th, 1.7)
             rmean = float(np.median(ring))
             contrast = rmean - spot
             if contrast < 30:
                 continue
-            # The ring must be body: no part of it nearly as dark as the pip, little spread.
-            if ring.min() < spot + 0.5 * contrast or ring2.min() < spot + 0.4 * contrast:
+            # The ring must be body: neighbouring pips may cut into a quarter of it at most.
+            if np.count_nonzero(ring < spot + 0.5 * contrast) > 4:
                 continue
-            if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.45 * contrast + 6:
+            if np.percentile(ring, 75) - np.percentile(ring, 25) > 0.3 * contrast + 6:
                 continue
             pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
     return _dedupe(pips)
@@ -179,19 +178,26 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return True
 
 
-def _compatible(p: Pip, q: Pip) -> bool:
+def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
+    """Same polarity, size, ellipse shape and body brightness: likely the same face."""
     if p.polarity != q.polarity:
         return False
     ra = max(p.a, q.a) / min(p.a, q.a)
-    if ra > 1.45 and not (min(p.a, q.a) < 3 and ra < 1.8):
+    if ra > 1.35 * tol and not (min(p.a, q.a) < 3 and ra < 1.7 * tol):
         return False
-    if abs(p.roundness - q.roundness) > 0.25:
+    small = min(p.a, q.a) < 3.5
+    if abs(p.roundness - q.roundness) > (0.22 if small else 0.14) * tol:
         return False
-    if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(35):
+    if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(30) * tol:
         return False
-    r = 0.5 * (p.a + q.a)
-    d = math.hypot(p.x - q.x, p.y - q.y)
-    return 2.2 * r < d < 10.0 * r
+    contrast = 0.5 * (p.contrast + q.contrast)
+    if abs(p.ring - q.ring) > 0.2 * contrast * tol + 4:
+        return False
+    return True
+
+
+def _dist(p: Pip, q: Pip) -> float:
+    return math.hypot(p.x - q.x, p.y - q.y)
 
 
 def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
@@ -274,7 +280,7 @@ class _Face:
 
 def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     """A lone pip counts as a 1 only when it sits in the middle of a clean, die-sized patch."""
-    for k in (2.6, 3.3):
+    for k in (2.2, 2.7):
         ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
         if ring.min() < p.spot + 0.6 * p.contrast:
             return False
@@ -283,41 +289,96 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     return True
 
 
-def _faces(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> list[_Face]:
+def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
+    pts = np.array([[p.x, p.y] for p in ps])
+    r = float(np.median([p.a for p in ps]))
+    ok, quality, reason = _pattern(pts, r)
+    c = pts.mean(axis=0)
+    return _Face([], ps, float(c[0]), float(c[1]), r, float(np.median([p.roundness for p in ps])),
+                 ok, quality, reason, ps[0].polarity)
+
+
+def _split_by_shape(ps: list[Pip]) -> list[list[Pip]]:
+    """Split a merged group (top face + side face) into two by pip roundness / orientation."""
+    if len(ps) < 3:
+        return [ps]
+    rd = np.array([p.roundness for p in ps])
+    order = np.argsort(rd)
+    gaps = np.diff(rd[order])
+    k = int(np.argmax(gaps))
+    if gaps[k] < 0.06:
+        return [ps]
+    lo = [ps[i] for i in order[:k + 1]]
+    hi = [ps[i] for i in order[k + 1:]]
+    return [lo, hi]
+
+
+def _components(pips: list[Pip], ok_pair) -> list[list[int]]:
     n = len(pips)
     uf = _UF(n)
-    xs = np.array([p.x for p in pips])
-    ys = np.array([p.y for p in pips])
     for i in range(n):
-        p = pips[i]
-        near = np.nonzero((np.abs(xs - p.x) < 11 * p.a) & (np.abs(ys - p.y) < 11 * p.a))[0]
-        for j in near:
-            if j <= i:
-                continue
-            q = pips[j]
-            if _compatible(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
+        for j in range(i + 1, n):
+            if ok_pair(pips[i], pips[j]):
                 uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
+    return list(groups.values())
+
+
+def _faces(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> list[_Face]:
+    # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
+    def tight(p: Pip, q: Pip) -> bool:
+        r = 0.5 * (p.a + q.a)
+        d = _dist(p, q)
+        return (1.9 * r < d < 4.9 * r and _similar(p, q)
+                and _line_on_body(gs_by_pol[p.polarity], p, q))
+
+    groups = [[pips[i] for i in g] for g in _components(pips, tight)]
     faces: list[_Face] = []
-    for idx in groups.values():
-        ps = [pips[i] for i in idx]
-        pts = np.array([[p.x, p.y] for p in ps])
-        r = float(np.median([p.a for p in ps]))
-        if len(ps) == 1 and not _single_pip_is_die(gs_by_pol[ps[0].polarity], ps[0]):
+    singles: list[Pip] = []
+    for ps in groups:
+        if len(ps) == 1:
+            singles.append(ps[0])
             continue
-        ok, quality, reason = _pattern(pts, r)
-        c = pts.mean(axis=0)
-        faces.append(_Face(idx, ps, float(c[0]), float(c[1]), r,
-                           float(np.median([p.roundness for p in ps])), ok, quality, reason,
-                           ps[0].polarity))
+        f = _make_face(gs_by_pol, ps)
+        if not f.ok:
+            parts = _split_by_shape(ps)
+            if len(parts) > 1:
+                sub = [_make_face(gs_by_pol, part) if len(part) > 1 else None for part in parts]
+                if any(sf is not None and sf.ok for sf in sub):
+                    for part, sf in zip(parts, sub):
+                        if sf is None:
+                            singles.extend(part)
+                        else:
+                            faces.append(sf)
+                    continue
+        faces.append(f)
+    # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
+    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p)]
+    pairs = []
+    for i, p in enumerate(singles):
+        for j in range(i + 1, len(singles)):
+            q = singles[j]
+            r = 0.5 * (p.a + q.a)
+            d = _dist(p, q)
+            if 4.4 * r < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
+                pairs.append((d / r, i, j))
+    used = set()
+    for _d, i, j in sorted(pairs):
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        faces.append(_make_face(gs_by_pol, [singles[i], singles[j]]))
+    for i, p in enumerate(singles):
+        if i not in used:
+            faces.append(_make_face(gs_by_pol, [p]))
     return faces
 
 
 def _face_size(f: _Face) -> float:
-    """Estimated side of the face in pixels (a pip radius is about 1/11 of the face side)."""
-    return 11.0 * f.r
+    """Estimated side of the face in pixels (a pip radius is about 1/7.5 of the face side)."""
+    return 7.5 * f.r
 
 
 def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
@@ -329,7 +390,7 @@ def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
                 continue
             d = math.hypot(f.cx - g.cx, f.cy - g.cy)
             s = max(_face_size(f), _face_size(g))
-            if d < 1.15 * s and g.roundness > f.roundness + 0.12:
+            if d < 1.2 * s and g.roundness > f.roundness + 0.08:
                 keep[i] = False
     return [f for f, k in zip(faces, keep) if k]
 
