@@ -208,7 +208,7 @@ def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
         return True, 1.0, ""
     if n == 2:
         d = float(np.linalg.norm(pts[0] - pts[1]))
-        ok = 4.0 * r <= d <= 10.5 * r
+        ok = 3.6 * r <= d <= 10.5 * r
         return ok, 1.0 if ok else 0.0, "" if ok else "two pips at an odd distance"
     if n == 3:
         dc = np.linalg.norm(pts - c, axis=1)
@@ -241,25 +241,28 @@ def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
         ok = err < 0.2 and ratio < 2.2 and 1.8 * r <= size <= 7.0 * r
         return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
     if n == 6:
-        # Two parallel rows of three: the principal axis splits them 3/3, each row is a line.
-        cov = np.cov((pts - c).T)
-        evals, evecs = np.linalg.eigh(cov)
-        major = evecs[:, 1]
-        minor = evecs[:, 0]
-        side = (pts - c) @ minor
-        rows = [pts[side < 0], pts[side >= 0]]
-        if any(len(rw) != 3 for rw in rows):
-            return False, 0.0, "six pips not in two rows"
-        worst = 0.0
-        for rw in rows:
-            along = (rw - rw.mean(axis=0)) @ major
-            o = np.argsort(along)
-            a0, a1, a2 = rw[o]
-            span = float(np.linalg.norm(a2 - a0))
-            worst = max(worst, float(np.linalg.norm((a0 + a2) / 2 - a1)) / max(span, 1e-6))
-        sep = float(np.abs(side).mean() * 2)
-        span = float(np.sqrt(evals[1]) * 2 * math.sqrt(1.5))
-        ok = worst < 0.15 and 1.8 * r <= sep <= 9 * r and span >= 3.0 * r
+        # Two parallel rows of three: try every split into two triples.
+        from itertools import combinations
+        best = (9.0, 0.0)
+        for tri in combinations(range(1, 6), 2):
+            r1 = pts[[0, *tri]]
+            r2 = pts[[i for i in range(1, 6) if i not in tri]]
+            worst = 0.0
+            dirs = []
+            for rw in (r1, rw2 := r2):
+                d01 = np.linalg.norm(rw[:, None] - rw[None], axis=2)
+                i, j = np.unravel_index(int(np.argmax(d01)), d01.shape)
+                k = 3 - i - j
+                span = float(d01[i, j])
+                worst = max(worst, float(np.linalg.norm((rw[i] + rw[j]) / 2 - rw[k])) / max(span, 1e-6))
+                dirs.append((rw[j] - rw[i]) / max(span, 1e-6))
+            del rw2
+            par = abs(float(dirs[0] @ dirs[1]))
+            sep = float(np.linalg.norm(r1.mean(axis=0) - r2.mean(axis=0)))
+            if par > 0.9 and sep >= 2.2 * r and worst < best[0]:
+                best = (worst, sep)
+        worst, sep = best
+        ok = worst < 0.15 and sep <= 9 * r
         return ok, max(0.0, 1 - worst / 0.15), "" if ok else "six pips not in two rows"
     return False, 0.0, f"{n} pips on one face"
 
