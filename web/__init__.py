@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from companion.table import Table
 
@@ -28,4 +29,12 @@ def create_app(table: Table, config: dict | None = None) -> Flask:
 
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException):
+        """Routing errors (404, 405) under /api answer JSON with a sentence; pages keep HTML."""
+        if request.path.startswith("/api/"):
+            return jsonify({"error": f"{err.name}: {err.description}", "code": f"http.{err.code}"}), err.code
+        return err
+
     return app

@@ -59,7 +59,7 @@ def _check_bag(bag: object) -> dict[str, int]:
 def setup(players: list[str], options: dict) -> dict:
     """The opening state. ``options``: ``bag`` (counts per token id), ``herald`` (first herald's
     seat or name; default seat 0, who should be the oldest player), ``mode`` ("virtual" or "real")."""
-    bag = _check_bag(options.get("bag") or default_bag())
+    bag = _check_bag(options["bag"] if options.get("bag") is not None else default_bag())
     herald = options.get("herald", 0)
     if isinstance(herald, str):
         if herald not in players:
