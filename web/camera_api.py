@@ -1,0 +1,88 @@
+"""The camera under /api/camera: its status (poll or SSE) and the MJPEG tray preview.
+
+Registered by ``companion.camera_service.attach_camera``; without a camera runtime every route
+answers as "no camera" so the page works the same with ``--camera none``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+bp = Blueprint("camera", __name__, url_prefix="/api/camera")
+
+OFF = {"state": "off", "ok": False, "demo": False, "reading": None, "watcher": "unavailable",
+       "message": {"en": "No camera: enter the dice by hand.", "el": "Χωρίς κάμερα: περάστε τα ζάρια με το χέρι."}}
+
+
+def _runtime():
+    return current_app.extensions.get("camera")
+
+
+@bp.get("")
+@bp.get("/")
+def status():
+    """The camera's status: ``state`` ok | lost | starting | off, the last reading, the preview URL."""
+    rt = _runtime()
+    body = rt.status() if rt is not None else dict(OFF)
+    resp = jsonify(body)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/events")
+def events():
+    """Server-sent events: the status on connect and whenever it changes (ok -> lost -> ok,
+    a new reading). ``?once=1`` sends the first event and ends (for tests and curl)."""
+    rt = _runtime()
+    once = request.args.get("once") == "1"
+    heartbeat = float(current_app.config.get("SSE_HEARTBEAT", 15.0))
+
+    @stream_with_context
+    def gen():
+        yield "retry: 2000\n\n"
+        seen = -1
+        last_state = None
+        while True:
+            body = rt.status() if rt is not None else dict(OFF)
+            if body.get("version") != seen or body["state"] != last_state:
+                seen, last_state = body.get("version"), body["state"]
+                yield f"event: camera\ndata: {json.dumps(body, ensure_ascii=False)}\n\n"
+                if once:
+                    return
+            if rt is None:
+                time.sleep(heartbeat)
+                yield ": keep-alive\n\n"
+                continue
+            start = time.monotonic()
+            # a stuck driver makes no event: look again every 2 s so "lost" still goes out
+            rt.wait_change(seen, min(2.0, heartbeat))
+            if time.monotonic() - start >= heartbeat - 0.05:
+                yield ": keep-alive\n\n"
+
+    return Response(gen(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/preview.mjpg")
+def preview():
+    """The tray as MJPEG with the reading overlay. Frames are encoded only while someone watches."""
+    rt = _runtime()
+    if rt is None:
+        return jsonify({"error": "There is no camera on this companion.", "code": "camera.off"}), 404
+    limit = request.args.get("frames", type=int)  # ?frames=N ends the stream after N images
+    return Response(stream_with_context(rt.mjpeg(max_frames=limit)),
+                    mimetype="multipart/x-mixed-replace; boundary=frame",
+                    headers={"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/frame.jpg")
+def snapshot():
+    """One still JPEG of the tray (with the overlay): for phones that cannot show MJPEG."""
+    rt = _runtime()
+    if rt is None:
+        return jsonify({"error": "There is no camera on this companion.", "code": "camera.off"}), 404
+    frame = rt.hub.latest()
+    return Response(rt.jpeg_for(frame), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
