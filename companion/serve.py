@@ -48,14 +48,14 @@ def wire_devices(table: Table, cfg: dict, pin_factory="auto"):
     panel.on("undo", "hold", lambda: act("undo"))
     panel.on("next", "press", lambda: act("next"))
 
-    speaker = make_speaker(bool(cfg["speech"].get("enabled", True)))
-    lang = cfg["server"].get("lang", "el")
+    speaker = make_speaker(True)  # voice on/off and the language are read at each call (settings page)
 
     def on_event(game_id: str, ev, view: dict) -> None:
         if ev.type == "draw":
             panel.blink()
         call = view.get("call")
-        if ev.type == "draw" and call:
+        lang = cfg["server"].get("lang", "el")
+        if ev.type == "draw" and call and cfg["speech"].get("enabled", True):
             speaker.say(call.get(lang) or call.get("en", ""), lang)
 
     table.subscribe(on_event)
@@ -70,6 +70,7 @@ def build(data_dir: Path, cfg: dict, pin_factory="auto"):
     panel, speaker = wire_devices(table, cfg, pin_factory)
     app = create_app(table, {"DEFAULT_GAME": cfg["server"]["game"], "CONFIG": cfg,
                              "DATA_DIR": str(data_dir)})
+    app.extensions["panel"], app.extensions["speaker"] = panel, speaker  # the settings page rewires them
     try:  # the camera loop (hardware issue); absent until companion/camera_service.py exists
         from companion.camera_service import attach_camera
     except ImportError:
