@@ -8,7 +8,7 @@ stable when the light in the room changes. Backends, chosen by a *spec* string:
 ``picamera2[:N]``         a Raspberry Pi camera module (libcamera), imported lazily
 ``usb:N``                 a USB webcam through OpenCV ``VideoCapture`` (``/dev/videoN``)
 ``replay:PATH``           a folder of images or a video file, looping (``?fps=10&hold=3``)
-``synthetic``             a demo tray with dice (``vision.render`` if present, else drawn here)
+``synthetic[:pips]``      a demo tray with dice (``vision.render`` if present, else pip dice)
 ``none``                  no camera: dice are entered by hand
 ``auto``                  picamera2, then ``usb:0``, then the demo camera
 ========================  ====================================================================
@@ -285,7 +285,8 @@ class SyntheticCamera(Camera):
     def _new_scene(self) -> tuple[np.ndarray, list]:
         if self._render is not None:
             try:
-                image, truth = self._render(self.rng)
+                np_rng = np.random.default_rng(self.rng.randrange(1 << 31))
+                image, truth = self._render(np_rng, self.rng.randint(2, 5), size=self.size, hard=False)
                 if image is not None and image.ndim == 3:
                     return np.ascontiguousarray(image[:, :, :3]), truth
             except Exception:
@@ -475,8 +476,8 @@ def open_camera(spec: str, *, fps: float = 10.0, size: tuple[int, int] = DEFAULT
     s = parse_spec(spec)
     if s.kind in ("none", "off"):
         return NoCamera()
-    if s.kind in ("synthetic", "demo"):
-        return SyntheticCamera(fps=fps, realtime=realtime)
+    if s.kind in ("synthetic", "demo"):  # synthetic:pips draws standard pip dice, never the renderer
+        return SyntheticCamera(fps=fps, realtime=realtime, use_renderer=s.arg != "pips")
     if s.kind == "replay":
         opts = s.options or {}
         return ReplayCamera(s.arg, fps=float(opts.get("fps", fps)), hold=float(opts.get("hold", 3.0)),
