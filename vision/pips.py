@@ -281,8 +281,35 @@ class _Face:
     polarity: int
 
 
+def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
+    """Solidity and circularity of the pip's outline at the half-contrast level."""
+    rad = int(p.a * 2.2) + 2
+    x0, y0 = max(0, int(p.x) - rad), max(0, int(p.y) - rad)
+    win = gs[y0:int(p.y) + rad + 1, x0:int(p.x) + rad + 1]
+    m = (win < (p.spot + p.ring) / 2).astype(np.uint8)
+    _n, lab = cv2.connectedComponents(m, connectivity=8)
+    i = lab[int(round(p.y)) - y0, int(round(p.x)) - x0]
+    if i == 0:
+        return 0.0, 0.0
+    cs, _ = cv2.findContours((lab == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(cs, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    hull = cv2.contourArea(cv2.convexHull(c))
+    per = cv2.arcLength(c, True)
+    return area / max(hull, 1.0), 4 * math.pi * area / max(per * per, 1.0)
+
+
 def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
-    """A lone pip counts as a 1 only when it sits in the middle of a clean, die-sized patch."""
+    """A lone pip counts as a 1 only when it is a clean disc in the middle of a clean patch.
+
+    Lone dots are where most false dice come from (key caps, print, specks), so the outline
+    must be round and solid, and the body around it uniform.
+    """
+    if p.roundness < 0.6:
+        return False
+    solidity, circ = _blob_shape(gs, p)
+    if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
+        return False
     for k in (2.2, 2.7):
         ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
         if ring.min() < p.spot + 0.6 * p.contrast:
