@@ -1,0 +1,136 @@
+"""The phone page in a real browser: Debian's chromium driven by Playwright, against the real server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
+        pytest.skip("Debian chromium is not installed (make test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def phone(browser, lang="el-GR"):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    # record what the page asks the Web Speech API to say (headless chromium has no voices)
+    page.add_init_script("""
+        window.__spoken = [];
+        const realSpeak = speechSynthesis.speak.bind(speechSynthesis);
+        speechSynthesis.speak = (u) => { window.__spoken.push({text: u.text, lang: u.lang}); try { realSpeak(u); } catch (e) {} };
+    """)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, browser):
+    host = phone(browser, "el-GR")
+    host.goto(server.url + "/")
+    # a new game with Unicode names, from the lobby form (Greek by default from the browser language)
+    assert host.locator("#new-form h2").inner_text() == "Νέο παιχνίδι"
+    host.fill("#new-players", "Άννα\nBen\n李雷\nΓιώργος 🎲")
+    host.select_option("#aug-herald", "1")
+    host.click("#new-form button[type=submit]")
+    host.wait_for_selector("#draw")
+    assert host.locator("#herald-name").inner_text() == "Ben"
+    assert host.locator("#conn").get_attribute("data-state") == "live"
+    game_id = host.url.rstrip("/").split("/g/")[1].split("?")[0]
+    code = host.locator("#join-code-show").inner_text()
+    assert len(code) == 5
+
+    host.click("#sound")  # the one tap that unlocks speech on iOS
+    assert host.locator("#sound").inner_text() == "Ήχος: ναι"
+
+    spectator = phone(browser, "en-US")
+    spectator.goto(f"{server.url}/g/{game_id}?code={code}")
+    spectator.wait_for_selector("#watch")
+    spectator.click("#watch")
+    spectator.wait_for_selector("#bag")
+    assert spectator.locator("#me").get_attribute("data-role") == "spectator"
+    assert spectator.locator("#draw").count() == 0  # read-only
+    assert "Swords" in spectator.locator("#bag").inner_text()  # English from the browser language
+
+    for n in (1, 2, 3):
+        host.click("#draw")
+        start = time.monotonic()
+        spectator.wait_for_function(
+            f"document.querySelector('#draw-count') && document.querySelector('#draw-count').textContent == '{n}'",
+            timeout=2000)
+        elapsed = time.monotonic() - start
+        assert elapsed < 2.0
+        token = spectator.locator("#last-token").get_attribute("data-token")
+        state = requests.get(f"{server.url}/api/games/{game_id}", timeout=5).json()
+        assert token == state["herald"]["last"]
+        assert spectator.locator("#last-token img").get_attribute("src").endswith(f"/{token}.svg")
+    spoken = [s for s in host.evaluate("window.__spoken") if s["text"].strip()]
+    assert len(spoken) == 3 and all(s["lang"] == "el-GR" and s["text"].endswith(("!", ".")) for s in spoken)
+    names = requests.get(f"{server.url}/api/i18n", timeout=5).json()["el"]
+    assert spoken[-1]["text"].startswith(names["augustus.token." + token].split()[0])
+    assert not host.errors and not spectator.errors
+
+
+def test_a_player_joins_with_the_code_and_only_the_herald_gets_draw(server, browser):
+    res = requests.post(f"{server.url}/api/games", json={"game": "augustus", "players": ["Άννα", "Ben"]}, timeout=5)
+    game = res.json()
+    ana = phone(browser)
+    ana.goto(f"{server.url}/join")
+    ana.fill("#join-code", game["join_code"].lower())
+    ana.click("#join-form button[type=submit]")
+    ana.click("#seats button[data-seat='0']")
+    ana.wait_for_selector("#draw")  # Άννα is the first herald
+    assert "Άννα" in ana.locator("#me").inner_text()
+    ben = phone(browser)
+    ben.goto(f"{server.url}/g/{game['id']}?code={game['join_code']}")
+    assert ben.locator("#seats button[data-seat='0']").is_disabled()  # taken
+    ben.click("#seats button[data-seat='1']")
+    ben.wait_for_selector("#bag")
+    assert ben.locator("#draw").count() == 0
+    # Ben cannot undo Άννα's draw; Άννα can
+    ana.click("#draw")
+    ben.wait_for_function("document.querySelector('#draw-count').textContent == '1'", timeout=3000)
+    assert ben.locator("#undo").is_disabled()
+    ana.wait_for_function("!document.querySelector('#undo').disabled", timeout=3000)
+    ana.click("#undo")
+    ben.wait_for_function("document.querySelector('#draw-count').textContent == '0'", timeout=3000)
+    # switch language on the page
+    ben.click("#lang")
+    ben.wait_for_function("document.documentElement.lang == 'en'")
+    assert "Herald" in ben.locator("#game").inner_text()
+    assert not ana.errors and not ben.errors
+
+
+def test_connection_status_is_inline_and_recovers(server_factory, browser):
+    srv = server_factory().start()
+    game = requests.post(f"{srv.url}/api/games", json={"players": ["A", "B"]}, timeout=5).json()
+    page = phone(browser, "en-US")
+    page.goto(f"{srv.url}/g/{game['id']}")
+    page.wait_for_function("document.querySelector('#conn').dataset.state == 'live'", timeout=5000)
+    srv.kill()
+    page.wait_for_function("document.querySelector('#conn').dataset.state == 'down'", timeout=10000)
+    assert "reconnecting" in page.locator("#conn").inner_text().lower()
+    # restart on the same port and data: the page reconnects by itself and shows the state
+    srv.start()
+    requests.post(f"{srv.url}/api/games/{game['id']}/actions", json={"type": "draw"},
+                  headers={"Authorization": f"Bearer {game['host_token']}"}, timeout=5)
+    page.wait_for_function("document.querySelector('#conn').dataset.state == 'live'", timeout=15000)
+    page.wait_for_function("document.querySelector('#draw-count').textContent == '1'", timeout=15000)
+    assert not page.errors
