@@ -412,16 +412,28 @@ def _face_size(f: _Face) -> float:
 
 
 def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
-    """Drop side faces: of two faces of one die, the top face has the rounder pips."""
+    """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
+    less obliquely); when both are equally round, the top face is the one further from the
+    camera, i.e. higher in the image (side faces turn towards the camera)."""
     keep = [True] * len(faces)
-    for i, f in enumerate(faces):
-        for j, g in enumerate(faces):
-            if i == j or not keep[j] or not keep[i]:
+    order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
+    for i in order:
+        t = faces[i]
+        if not keep[i]:
+            continue
+        for j in order:
+            o = faces[j]
+            if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
-            d = math.hypot(f.cx - g.cx, f.cy - g.cy)
-            s = max(_face_size(f), _face_size(g))
-            if d < 1.2 * s and g.roundness > f.roundness + 0.08:
-                keep[i] = False
+            if max(t.r, o.r) / min(t.r, o.r) > 1.4:
+                continue
+            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+            s = max(_face_size(t), _face_size(o))
+            if d >= 1.15 * s:
+                continue
+            rd = t.roundness - o.roundness
+            if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and o.cy - t.cy > 0.3 * d):
+                keep[j] = False
     return [f for f, k in zip(faces, keep) if k]
 
 
