@@ -524,6 +524,10 @@ STATUS_TEXT = {
 }
 
 
+def _kind(spec: str) -> str:
+    return (spec or "auto").strip().partition(":")[0].lower()
+
+
 class CameraService:
     """The one capture thread. Consumers call :meth:`latest` or :meth:`wait_frame`; status
     listeners are told when the camera goes ok -> lost -> ok."""
@@ -537,6 +541,7 @@ class CameraService:
         self.lost_after = lost_after
         self.retry_every = retry_every
         self.lock_controls = lock
+        self._default_opener = opener is None
         self._opener = opener or (lambda s: open_camera(s, fps=self.fps, size=self.size))
         self._cond = threading.Condition()
         self._stop = threading.Event()
@@ -558,7 +563,7 @@ class CameraService:
 
     # -- life cycle ------------------------------------------------------------------------------------
     def start(self) -> "CameraService":
-        if parse_spec(self.spec).kind in ("none", "off"):
+        if _kind(self.spec) in ("none", "off"):
             self._set_state("off", None)
             return self
         if self._thread and self._thread.is_alive():
@@ -573,13 +578,17 @@ class CameraService:
         with self._cond:
             self._cond.notify_all()
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._thread.join(min(1.0, timeout))
+            if self._thread.is_alive():  # stuck in the driver: closing the device may free it
+                self._close_camera()
+                self._thread.join(timeout)
             self._thread = None
         self._close_camera()
 
     def restart(self, spec: str | None = None, fps: float | None = None) -> None:
         """Switches to another camera (the settings page): stops the thread and starts afresh."""
-        parse_spec(spec or self.spec)  # a bad spec raises before anything stops
+        if self._default_opener:
+            parse_spec(spec or self.spec)  # a bad spec raises before anything stops
         self.stop()
         if spec is not None:
             self.spec = spec
@@ -679,7 +688,7 @@ class CameraService:
         self.camera = cam
         self.backend = cam.describe()
         self.demo = bool(getattr(cam, "demo", False))
-        if parse_spec(self.spec).kind == "auto" and self._resolved is None:
+        if _kind(self.spec) == "auto" and self._resolved is None:
             # once auto has found a camera, a later failure is "camera lost", not the demo camera
             self._resolved = self.backend if not self.demo else "synthetic"
         self._frames_missing_since = time.monotonic()
