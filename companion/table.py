@@ -14,7 +14,8 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from companion import games as games_mod
 from companion.games import Actor, BadAction, NotAllowed, RuleError
@@ -264,11 +265,10 @@ class Table:
             undoable = getattr(live.rules, "undoable", lambda e: True)
             if not undoable({"type": last.type, **last.payload}):
                 raise NotAllowed("err.not_host")
-        elif not actor.is_host:
-            if last.actor.get("role") != "player" or last.actor.get("seat") != actor.seat:
-                who_seat = last.actor.get("seat")
-                who = row.players[who_seat] if who_seat is not None else "@actor." + last.actor["role"]
-                raise NotAllowed("err.undo_not_yours", who=who)
+        elif not actor.is_host and (last.actor.get("role") != "player" or last.actor.get("seat") != actor.seat):
+            who_seat = last.actor.get("seat")
+            who = row.players[who_seat] if who_seat is not None else "@actor." + last.actor["role"]
+            raise NotAllowed("err.undo_not_yours", who=who)
         return {"type": "undo", "target": last.seq, "undone_type": last.type}
 
     # -- live channel ------------------------------------------------------------------------------

@@ -55,9 +55,9 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 20.0) -> "Server":
+    def start(self, timeout: float = 20.0) -> Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.log = open(self.data_dir / f"server-{time.time():.0f}.log", "w")
+        self.log = open(self.data_dir / f"server-{time.time():.0f}.log", "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(self.data_dir), "--pins", "mock", "--camera", "none", *self.extra],

@@ -65,7 +65,7 @@ class Actor:
         return {"role": self.role, "seat": self.seat}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Actor":
+    def from_json(cls, data: dict) -> Actor:
         return cls(role=data["role"], seat=data.get("seat"))
 
 
