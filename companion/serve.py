@@ -77,6 +77,9 @@ def build(data_dir: Path, cfg: dict, pin_factory="auto"):
         attach_camera = None
     if attach_camera is not None:
         attach_camera(app, table, cfg)
+    from companion.herald_camera import attach_real_bag
+
+    attach_real_bag(app, table)
     return app, table, panel, speaker
 
 

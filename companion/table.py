@@ -41,6 +41,9 @@ class _Live:
 
 
 Listener = Callable[[str, Event, dict], None]
+# A resolver completes an action from the devices before the rules see it, e.g. a "draw" in
+# real-bag mode becomes "draw this token" after the camera has read it: (game_id, state, action, actor) -> action
+Resolver = Callable[[str, dict, dict, Actor], dict]
 
 
 class Table:
@@ -52,6 +55,7 @@ class Table:
         self._live: dict[str, _Live] = {}
         self._guard = threading.Lock()
         self._listeners: list[Listener] = []
+        self._resolvers: dict[str, list[Resolver]] = {}
         self.active_game: str | None = None
         running = [g for g in store.games() if g.status == "running"]
         if running:
@@ -61,6 +65,10 @@ class Table:
     def subscribe(self, fn: Listener) -> None:
         """``fn(game_id, event, view)`` after every durable event (for speakers, LEDs, logs)."""
         self._listeners.append(fn)
+
+    def add_resolver(self, game: str, fn: Resolver) -> None:
+        """Runs ``fn`` on every action of ``game`` before the rules decide (device input: camera reads)."""
+        self._resolvers.setdefault(game, []).append(fn)
 
     # -- games -----------------------------------------------------------------------------------
     def create_game(self, game: str, players: list, options: dict | None = None, lang: str = "el") -> dict:
@@ -231,6 +239,8 @@ class Table:
         row = self.row(game_id)
         if row.status != "running" and action["type"] != "undo":
             raise RuleError("err.game_over")
+        for resolve in self._resolvers.get(row.game, []):
+            action = resolve(game_id, live.state, action, actor)
         with live.lock:
             if action["type"] == "undo":
                 event = self._decide_undo(live, actor, row)

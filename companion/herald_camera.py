@@ -1,0 +1,90 @@
+"""Real-bag mode for the Augustus herald: the camera reads the token laid on the marked spot.
+
+The herald draws a physical token and lays it under the camera; the draw button (or the page)
+sends ``{"type": "draw"}``. In real-bag mode this resolver reads the latest camera frame and turns
+the action into ``{"type": "draw", "token": ...}`` — bookkept exactly like a virtual draw — or, when
+the camera cannot vouch for the token or the token cannot be in the bag any more, into
+``{"type": "token_unsure", ...}`` so the herald confirms it on the phone.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from companion.games import Actor
+
+log = logging.getLogger(__name__)
+MIN_CONFIDENCE = 0.6
+
+FrameSource = Callable[[], "np.ndarray | None"]
+
+
+def nearest_to_mark(tokens: list[dict], shape: tuple[int, ...], mark: tuple[float, float] = (0.5, 0.5)) -> dict | None:
+    """The token closest to the marked spot (by default the middle of the picture)."""
+    if not tokens:
+        return None
+    h, w = shape[:2]
+    mx, my = mark[0] * w, mark[1] * h
+    return min(tokens, key=lambda t: math.hypot(t["x"] - mx, t["y"] - my))
+
+
+def read_token(frame: np.ndarray | None, reader, bag: dict[str, int]) -> dict:
+    """The action a camera read of ``frame`` stands for, given what is left in ``bag``."""
+    if frame is None:
+        return {"type": "token_unsure", "read": None, "reason": "the camera has no picture"}
+    try:
+        tokens = reader.read(frame).get("tokens", [])
+    except Exception as err:  # a reader failure must not lose the draw: ask the herald instead
+        log.exception("token reader failed")
+        return {"type": "token_unsure", "read": None, "reason": f"the reader failed ({err.__class__.__name__})"}
+    token = nearest_to_mark(tokens, frame.shape)
+    if token is None:
+        return {"type": "token_unsure", "read": None, "reason": "no token on the mark"}
+    face, conf = token.get("face"), float(token.get("confidence") or 0.0)
+    if face is None:
+        return {"type": "token_unsure", "read": None, "reason": token.get("reason") or "unreadable token"}
+    if face not in bag:
+        return {"type": "token_unsure", "read": None, "reason": f"'{face}' is not a token of this bag"}
+    if conf < MIN_CONFIDENCE:
+        return {"type": "token_unsure", "read": face, "reason": f"low confidence ({conf:.2f})"}
+    if bag[face] < 1:
+        return {"type": "token_unsure", "read": face, "reason": f"no {face} can be left in the bag"}
+    return {"type": "draw", "token": face, "source": "camera"}
+
+
+def make_resolver(frames: FrameSource, reader_factory: Callable[[], object]):
+    """A table resolver for Augustus: fills in real-bag draws from the camera."""
+    reader_box: list = []
+
+    def resolve(game_id: str, state: dict, action: dict, actor: Actor) -> dict:
+        if state.get("mode") != "real" or action.get("type") != "draw" or action.get("token") is not None:
+            return action
+        if not reader_box:
+            reader_box.append(reader_factory())
+        return read_token(frames(), reader_box[0], state["bag"])
+
+    return resolve
+
+
+def attach_real_bag(app, table) -> None:
+    """Wires real-bag mode to the app's camera (``app.extensions["camera"]``), when there is one."""
+
+    def frames():
+        camera = app.extensions.get("camera")
+        if camera is None:
+            return None
+        frame = camera.latest()
+        if frame is None:
+            return None
+        return getattr(frame, "image", frame)
+
+    def reader():
+        from companion.dicesets import open_set
+
+        return open_set("augustus-tokens")
+
+    table.add_resolver("augustus", make_resolver(frames, reader))
