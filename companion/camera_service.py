@@ -273,7 +273,8 @@ class CameraRuntime:
                 wait = period - (time.monotonic() - last)
                 if wait > 0:
                     time.sleep(wait)
-                frame = self.hub.wait_frame(seq, timeout=2.0)
+                ok = self.hub.state == "ok"
+                frame = self.hub.wait_frame(seq, timeout=2.0 if ok else (0.0 if sent == 0 else 1.0))
                 if frame is not None:
                     seq = frame.seq
                 elif self.hub.state == "ok":
