@@ -716,7 +716,6 @@ def decide(state: dict, action: dict, actor: Actor, rng: random.Random) -> dict:
         if count > s["boards"][seat]["market_cards"]:
             raise RuleError("castle.err.bards_more_than_cards", n=s["boards"][seat]["market_cards"])
         return {"type": "bards", "seat": seat, "count": count}
-    step = s["step"]
     if kind in ("first_roll", "set_first"):
         _need_step(s, "first_player")
         if kind == "set_first":
@@ -1249,7 +1248,7 @@ def _villager_change(b: dict, v: str, delta: int, resource: str | None) -> None:
 
 
 def _apply_correct(s: dict, event: dict) -> None:
-    for seat, camp in enumerate(s["camps"]):
+    for camp in s["camps"]:
         for d in camp:
             if d["id"] == event["die"]:
                 d["face"] = event["face"]
