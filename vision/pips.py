@@ -299,6 +299,29 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
     return area / max(hull, 1.0), 4 * math.pi * area / max(per * per, 1.0)
 
 
+def _body_extent(lab: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+    """Cast 16 rays from the pip: where does the die body (its colour) end?
+
+    Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
+    """
+    ks = np.arange(2.0, 14.01, 0.3)
+    t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ca, sa = math.cos(p.theta), math.sin(p.theta)
+    ex = ks[None, :] * p.a * np.cos(t)[:, None]
+    ey = ks[None, :] * p.b * np.sin(t)[:, None]
+    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
+    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
+    h, w = lab.shape[:2]
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = lab[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)].astype(np.float32)
+    body = np.median(v[:, 0:2].reshape(-1, 3), axis=0)
+    dev = (np.linalg.norm(v - body, axis=2) > thr) | ~inside
+    first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
+    asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
+    es = np.sort(first)
+    return asym, float(es[4]), float(es[12])
+
+
 def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     """A lone pip counts as a 1 only when it is a clean disc in the middle of a clean patch.
 
@@ -317,6 +340,12 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
         if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.3 * p.contrast + 6:
             return False
     return True
+
+
+def _lone_pip_is_one(lab: np.ndarray, p: Pip) -> bool:
+    """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
+    asym, near, far = _body_extent(lab, p)
+    return asym <= 0.3 and near >= 3.6 and far <= 7.6
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
@@ -356,7 +385,7 @@ def _components(pips: list[Pip], ok_pair) -> list[list[int]]:
     return list(groups.values())
 
 
-def _faces(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> list[_Face]:
+def _faces(gs_by_pol: dict[int, np.ndarray], lab: np.ndarray, pips: list[Pip]) -> list[_Face]:
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
@@ -401,7 +430,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> list[_Face]:
         used.update((i, j))
         faces.append(_make_face(gs_by_pol, [singles[i], singles[j]]))
     for i, p in enumerate(singles):
-        if i not in used:
+        if i not in used and _lone_pip_is_one(lab, p):
             faces.append(_make_face(gs_by_pol, [p]))
     return faces
 
@@ -457,7 +486,11 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     inv = 255 - gray
     gs_light = 255 - gs_dark
     pips = _find_pips(gray, gs_dark, +1) + _find_pips(inv, gs_light, -1)
-    faces = _faces({+1: gs_dark, -1: gs_light}, pips)
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2Lab) if img.ndim == 3 else \
+        cv2.cvtColor(cv2.cvtColor(gs_dark, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2Lab)
+    if scale != 1.0:
+        lab = cv2.resize(lab, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_AREA)
+    faces = _faces({+1: gs_dark, -1: gs_light}, lab, pips)
     faces = _pick_top_faces(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
