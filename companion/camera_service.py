@@ -321,10 +321,11 @@ def attach_camera(app, table, cfg: dict, *, start: bool = True) -> CameraRuntime
     app.config.setdefault("CONFIG", cfg)
 
     from web.camera_api import bp as camera_bp
+    from web.camera_api import page_bp as camera_page_bp
     from web.settings_api import bp as settings_bp
     from web.settings_api import page_bp as settings_page_bp
 
-    for bp in (camera_bp, settings_bp, settings_page_bp):
+    for bp in (camera_bp, camera_page_bp, settings_bp, settings_page_bp):
         if bp.name not in app.blueprints:
             app.register_blueprint(bp)
 

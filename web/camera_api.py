@@ -86,3 +86,29 @@ def snapshot():
         return jsonify({"error": "There is no camera on this companion.", "code": "camera.off"}), 404
     frame = rt.hub.latest()
     return Response(rt.jpeg_for(frame), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+page_bp = Blueprint("camera_page", __name__)
+
+TRAY_PAGE = """<!doctype html>
+<html lang="el"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Δίσκος · Tray</title>
+<link rel="stylesheet" href="{{ url_for('static', filename='app.css') }}">
+</head><body>
+<main><div id="camera"></div></main>
+<script src="{{ url_for('static', filename='camera.js') }}"></script>
+<script>
+  var lang = localStorage.getItem("lang") || ((navigator.language || "en").toLowerCase().indexOf("el") === 0 ? "el" : "en");
+  TabletopCamera.mount(document.getElementById("camera"), {lang: lang}).status;
+  document.querySelector(".camera-toggle") && setTimeout(function () { document.querySelector(".camera-toggle").click(); }, 300);
+</script>
+</body></html>"""
+
+
+@page_bp.get("/tray")
+def tray_page():
+    """The tray preview and the camera's status on a page of its own."""
+    from flask import render_template_string
+
+    return render_template_string(TRAY_PAGE)
