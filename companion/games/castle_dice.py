@@ -267,6 +267,8 @@ def extra_dice(s: dict, seat: int) -> int:
 
 def _set_first(s: dict, first: int) -> None:
     s["first"] = first
+    if s["round"] == 1:
+        s["start_player"] = first
     s["order"] = [(first + i) % _n(s) for i in range(_n(s))]
     s["turn"] = 0
 
@@ -1368,7 +1370,7 @@ def view(state: dict) -> dict:
         "game": NAME,
         "round": s["round"], "rounds": 7, "step": s["step"], "steps": list(STEPS),
         "feast": s["round"] in s["edition"]["feast_rounds"],
-        "first": s["first"], "order": list(s["order"]), "turn_seat": cur,
+        "first": s["first"], "start_player": s.get("start_player"), "order": list(s["order"]), "turn_seat": cur,
         "names": list(s["names"]), "solo": s["bot"] is not None, "bot_seat": s["bot"],
         "pending": s["pending"], "contenders": list(s["contenders"]),
         "prompt": _prompt(s, None),
