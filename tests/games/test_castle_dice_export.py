@@ -57,7 +57,7 @@ def test_bgstats_json_from_state_and_view_agree():
     winners = [x for x in play["playerScores"] if x["winner"]]
     assert winners and all(x["rank"] == 1 for x in winners)
     by_ref = {p["id"]: p["name"] for p in a["players"]}
-    for ps, p in zip(play["playerScores"], s["result"]["players"]):
+    for ps, p in zip(play["playerScores"], s["result"]["players"], strict=True):
         assert by_ref[ps["playerRefId"]] == p["name"] and int(ps["score"]) == p["total"]
     assert sum(x["startPlayer"] for x in play["playerScores"]) == 1
 
