@@ -315,7 +315,7 @@ def _body_extent(lab: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, flo
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     v = lab[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)].astype(np.float32)
     body = np.median(v[:, 0:2].reshape(-1, 3), axis=0)
-    dev = (np.linalg.norm(v - body, axis=2) > thr) | ~inside
+    dev = (np.linalg.norm(v - body, axis=2) > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
     asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
     es = np.sort(first)
@@ -494,6 +494,8 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     faces = _pick_top_faces(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
+        if not f.ok and len(f.pips) == 2:
+            continue  # two odd pips: a glimpse of a side face far more often than a die
         s = _face_size(f) / scale
         entry = {"x": round(f.cx / scale, 1), "y": round(f.cy / scale, 1), "w": round(s, 1),
                  "h": round(s, 1), "set": SET_NAME, "type": "d6"}
