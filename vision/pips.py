@@ -102,7 +102,7 @@ def _find_pips(g: np.ndarray, gs: np.ndarray, polarity: int) -> list[Pip]:
             if l2 <= 0:
                 continue
             a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
-            if a < rmin or a > rmax or b / a < 0.35:
+            if a < rmin or a > rmax or b / a < 0.25:
                 continue
             efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
             if not 0.78 < efill < 1.2:
@@ -200,15 +200,18 @@ def _dist(p: Pip, q: Pip) -> float:
     return math.hypot(p.x - q.x, p.y - q.y)
 
 
-def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
-    """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason)."""
+def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
+    """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason).
+
+    ``r`` is the pips' semi-major axis (upper bounds on spacing), ``rb`` their geometric-mean
+    radius (lower bounds): blur stretches pips, foreshortening squeezes them."""
     n = len(pts)
     c = pts.mean(axis=0)
     if n == 1:
         return True, 1.0, ""
     if n == 2:
         d = float(np.linalg.norm(pts[0] - pts[1]))
-        ok = 3.6 * r <= d <= 10.5 * r
+        ok = 3.6 * rb <= d <= 10.5 * r
         return ok, 1.0 if ok else 0.0, "" if ok else "two pips at an odd distance"
     if n == 3:
         dc = np.linalg.norm(pts - c, axis=1)
@@ -216,7 +219,7 @@ def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
         ends = [i for i in range(3) if i != mid]
         span = float(np.linalg.norm(pts[ends[0]] - pts[ends[1]]))
         off = float(dc[mid]) / max(span, 1e-6)
-        ok = off < 0.12 and 4.0 * r <= span <= 10.5 * r
+        ok = off < 0.12 and 4.0 * rb <= span <= 10.5 * r
         return ok, max(0.0, 1 - off / 0.12), "" if ok else "three pips not in a line"
     if n in (4, 5):
         if n == 5:
@@ -238,7 +241,7 @@ def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
         err = float(np.linalg.norm((q[0] + q[2]) / 2 - (q[1] + q[3]) / 2)) / max(size, 1e-6)
         sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
         ratio = float(sides.max() / max(sides.min(), 1e-6))
-        ok = err < 0.2 and ratio < 2.2 and 1.8 * r <= size <= 7.0 * r
+        ok = err < 0.2 and ratio < 2.2 and 1.8 * rb <= size <= 7.0 * r
         return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
@@ -259,7 +262,7 @@ def _pattern(pts: np.ndarray, r: float) -> tuple[bool, float, str]:
             del rw2
             par = abs(float(dirs[0] @ dirs[1]))
             sep = float(np.linalg.norm(r1.mean(axis=0) - r2.mean(axis=0)))
-            if par > 0.9 and sep >= 2.2 * r and worst < best[0]:
+            if par > 0.9 and sep >= 2.2 * rb and worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
@@ -351,7 +354,8 @@ def _lone_pip_is_one(lab: np.ndarray, p: Pip) -> bool:
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
     pts = np.array([[p.x, p.y] for p in ps])
     r = float(np.median([p.a for p in ps]))
-    ok, quality, reason = _pattern(pts, r)
+    rb = float(np.median([math.sqrt(p.a * p.b) for p in ps]))
+    ok, quality, reason = _pattern(pts, r, rb)
     c = pts.mean(axis=0)
     return _Face([], ps, float(c[0]), float(c[1]), r, float(np.median([p.roundness for p in ps])),
                  ok, quality, reason, ps[0].polarity)
@@ -389,8 +393,9 @@ def _faces(gs_by_pol: dict[int, np.ndarray], lab: np.ndarray, pips: list[Pip]) -
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
+        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
         d = _dist(p, q)
-        return (1.9 * r < d < 4.9 * r and _similar(p, q)
+        return (1.9 * rb < d < 4.9 * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
     groups = [[pips[i] for i in g] for g in _components(pips, tight)]
@@ -420,8 +425,9 @@ def _faces(gs_by_pol: dict[int, np.ndarray], lab: np.ndarray, pips: list[Pip]) -
         for j in range(i + 1, len(singles)):
             q = singles[j]
             r = 0.5 * (p.a + q.a)
+            rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
-            if 4.4 * r < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
+            if 4.4 * rb < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
