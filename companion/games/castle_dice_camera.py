@@ -1,0 +1,253 @@
+"""Camera glue for Castle Dice: roll-watcher updates become table actions (not pure rules).
+
+The roll watcher (``vision.watcher.RollWatcher.feed(frame) -> update``) reports once per settled
+tray a ``reading`` (die entries ``{"type": "wood", "face": "wood2" | None, ...}``) and ``changes``.
+This glue compares each settled reading with the previous one (as multisets of type+face, so it
+works with or without the watcher's ``changes``) and, depending on the game's step, sends:
+
+* ``first_player``: two new wood dice -> ``first_roll`` for the next player still to roll;
+* ``roll``: the dice added to the tray -> ``roll`` for the next player in turn order who has not
+  rolled (unsure dice keep ``face: None`` and are confirmed on the phone; dice the camera missed
+  are added as unsure of the remaining types);
+* ``gather``: each die that left the tray -> ``take`` (the rules credit whoever's pick it is); a die
+  that only changed face (nudged, or Pork Chops turned by hand) -> ``correct_die``; on Lakis's turn a
+  solo-die reading -> ``next`` with that solo face;
+* ``choose_dice`` on Lakis's turn: solo-die readings are collected until he has one per choice,
+  then ``bot_choose``.
+
+Every action goes through ``Table.act`` as the ``device`` actor, so it is logged and undoable like
+a tap on a phone; refusals are kept in :attr:`CastleCamera.last_error` (and logged), never raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from companion.games import Actor, RuleError
+
+log = logging.getLogger(__name__)
+NAME = "castle-dice"
+RES = ("wood", "stone", "gold", "land", "iron")
+SOLO_TYPES = ("solo", "solo_die", "black")
+DEVICE = Actor("device")
+
+
+def normalise_face(face: Any) -> str | None:
+    """``"Wood_2"``, ``"2wood"``, ``"wood-2"`` -> ``"wood2"``; animals and barbarian as lowercase ids.
+
+    >>> [normalise_face(f) for f in ("Wood_2", "2wood", "iron 1", "Cow", None, "BARBARIAN")]
+    ['wood2', 'wood2', 'iron1', 'cow', None, 'barbarian']
+    """
+    if face is None:
+        return None
+    f = re.sub(r"[\s_\-x×]+", "", str(face).strip().lower())
+    m = re.fullmatch(r"(\d)(wood|stone|gold|land|iron)", f)
+    if m:
+        return m.group(2) + m.group(1)
+    return f or None
+
+
+def die_entries(reading: Any) -> list[dict]:
+    """The dice of a reading as ``[{"type", "face"}]`` (a list, or a dict with ``dice``)."""
+    if reading is None:
+        return []
+    if isinstance(reading, dict):
+        reading = reading.get("dice") or []
+    out = []
+    for d in reading:
+        if not isinstance(d, dict):
+            d = {k: getattr(d, k, None) for k in ("type", "face")}
+        typ = str(d.get("type") or "").lower() or None
+        out.append({"type": typ, "face": normalise_face(d.get("face"))})
+    return out
+
+
+def diff(before: list[dict], after: list[dict]) -> tuple[list[dict], list[dict]]:
+    """``(added, removed)`` between two readings, as multisets of (type, face).
+
+    >>> diff([{"type": "wood", "face": "wood1"}], [{"type": "wood", "face": "wood1"}, {"type": "gold", "face": "horse"}])
+    ([{'type': 'gold', 'face': 'horse'}], [])
+    """
+    a = Counter((d["type"], d["face"]) for d in after)
+    b = Counter((d["type"], d["face"]) for d in before)
+    added = [{"type": t, "face": f} for (t, f), n in (a - b).items() for _ in range(n)]
+    removed = [{"type": t, "face": f} for (t, f), n in (b - a).items() for _ in range(n)]
+    return added, removed
+
+
+class CastleCamera:
+    """Feeds settled tray readings of the active Castle Dice game into the table."""
+
+    def __init__(self, table, game_id: Callable[[], str | None] | str | None = None) -> None:
+        self.table = table
+        self._game_id = game_id
+        self.previous: list[dict] = []
+        self.solo_rolls: list[str] = []
+        self.sent: list[dict] = []
+        self.last_error: str | None = None
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def game_id(self) -> str | None:
+        gid = self._game_id() if callable(self._game_id) else self._game_id
+        gid = gid or getattr(self.table, "active_game", None)
+        if gid is None:
+            return None
+        try:
+            if self.table.row(gid).game != NAME:
+                return None
+        except LookupError:
+            return None
+        return gid
+
+    def _send(self, gid: str, action: dict) -> bool:
+        try:
+            self.table.act(gid, DEVICE, action)
+        except RuleError as err:
+            self.last_error = str(err)
+            log.info("camera action %s refused: %s", action.get("type"), err)
+            return False
+        self.sent.append(action)
+        self.last_error = None
+        return True
+
+    # -- entry points ----------------------------------------------------------------------------
+    def on_update(self, update: Any) -> None:
+        """A roll-watcher update (object or dict); only settled readings matter."""
+        reading = getattr(update, "reading", None)
+        if reading is None and isinstance(update, dict):
+            reading = update.get("reading")
+        if reading is not None:
+            self.on_reading(reading)
+
+    def on_reading(self, reading: Any) -> None:
+        """One settled reading of the whole tray."""
+        gid = self.game_id()
+        now = die_entries(reading)
+        solo = [d for d in now if d["type"] in SOLO_TYPES]
+        dice = [d for d in now if d["type"] not in SOLO_TYPES]
+        if gid is None:
+            self.previous = dice
+            return
+        added, removed = diff(self.previous, dice)
+        self.previous = dice
+        state = self.table.state(gid)
+        step = state.get("step")
+        if solo and self._bot_turn(state):
+            self._solo(gid, state, solo)
+            return
+        if step == "first_player":
+            woods = [d["face"] for d in added if d["type"] in (None, "wood") and d["face"]]
+            if len(woods) >= 2:
+                seat = next((i for i in state["contenders"] if state["boards"][i]["first_roll"] is None), None)
+                if seat is not None:
+                    self._send(gid, {"type": "first_roll", "seat": seat, "faces": woods[:2]})
+        elif step == "roll":
+            self._roll(gid, state, added)
+        elif step == "gather":
+            self._gather(gid, state, added, removed)
+
+    # -- steps -----------------------------------------------------------------------------------
+    @staticmethod
+    def _bot_turn(state: dict) -> bool:
+        bot = state.get("bot")
+        if bot is None or state.get("step") not in ("choose_dice", "gather") or state.get("pending"):
+            return False
+        order, turn = state["order"], state["turn"]
+        return turn < len(order) and order[turn] == bot
+
+    def _solo(self, gid: str, state: dict, solo: list[dict]) -> None:
+        face = solo[0]["face"]
+        if face is None:
+            self.last_error = "the solo die could not be read"
+            return
+        if state["step"] == "gather":
+            self._send(gid, {"type": "next", "solo": face})
+            return
+        self.solo_rolls.append(face)
+        need = state["edition"]["rounds"][str(state["round"])]["extra"]
+        resources = [f for f in self.solo_rolls if f != "barn"]
+        if len(self.solo_rolls) >= need and resources:
+            if self._send(gid, {"type": "bot_choose", "solo": list(self.solo_rolls)}):
+                self.solo_rolls = []
+
+    def _roll(self, gid: str, state: dict, added: list[dict]) -> None:
+        if not added:
+            return
+        seat = next((i for i in state["order"] if not state["boards"][i]["rolled"]), None)
+        if seat is None:
+            return
+        pool = Counter(state["boards"][seat]["pool"])
+        dice, left = [], Counter(pool)
+        for d in added:
+            typ = d["type"] if d["type"] in RES else None
+            if typ is None or left[typ] <= 0:  # an unknown colour: let the rules match it by face
+                typ = None
+            else:
+                left[typ] -= 1
+            dice.append({"type": typ, "face": d["face"]} if typ else {"face": d["face"]})
+        n_pool = sum(pool.values())
+        if len(dice) > n_pool:
+            self.last_error = f"{len(dice)} new dice in the tray, but {n_pool} expected"
+            return
+        for typ in RES:  # dice the camera did not see: unsure, to be confirmed on the phone
+            for _ in range(max(0, left[typ])):
+                if len(dice) < n_pool:
+                    dice.append({"type": typ, "face": None})
+        self._send(gid, {"type": "roll", "seat": seat, "dice": dice, "source": "camera"})
+
+    def _gather(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> None:
+        # a die that only changed face (same type appears once removed, once added): a correction
+        for a in list(added):
+            match = next((r for r in removed if r["type"] == a["type"]), None)
+            if match is None or a["face"] is None:
+                continue
+            die = self._find(state, match)
+            if die is not None:
+                self._send(gid, {"type": "correct_die", "die": die["id"], "face": a["face"]})
+                state = self.table.state(gid)
+            removed.remove(match)
+            added.remove(a)
+        for r in removed:  # each die that left the tray: the pick of whoever's turn it is
+            if r["face"] == "barbarian":  # carried to its roller's camp, not gathered
+                continue
+            state = self.table.state(gid)
+            if state.get("step") != "gather":
+                break
+            if self._bot_turn(state):
+                self._send(gid, {"type": "next"})
+                continue
+            die = self._find(state, r)
+            if die is None:
+                self.last_error = f"a {r['type']} die left the tray but is not in the supply"
+                continue
+            action = {"type": "take", "die": die["id"], "source": "camera"}
+            if die["face"] is None and r["face"] is not None:
+                action["face"] = r["face"]  # confirms an unsure reading
+            self._send(gid, action)
+
+    @staticmethod
+    def _find(state: dict, entry: dict) -> dict | None:
+        """The supply die a reading entry stands for: same type and face, else an unsure one."""
+        supply = state["supply"]
+        for d in supply:
+            if (entry["type"] in (None, d["type"])) and d["face"] == entry["face"] and d["face"] is not None:
+                return d
+        for d in supply:
+            if entry["type"] in (None, d["type"]) and d["face"] is None:
+                return d
+        return None
+
+
+def attach(app, table) -> CastleCamera | None:
+    """Wires the glue to the app's camera runtime (``app.extensions["camera"]``), if any."""
+    runtime = app.extensions.get("camera")
+    if runtime is None or not hasattr(runtime, "on_reading"):
+        return None
+    glue = CastleCamera(table)
+    runtime.on_reading(glue.on_reading)
+    app.extensions["castle_camera"] = glue
+    return glue

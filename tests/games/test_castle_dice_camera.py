@@ -1,0 +1,166 @@
+"""Camera glue for Castle Dice, fed with hand-made roll-watcher updates through a real Table."""
+
+from __future__ import annotations
+
+import doctest
+from types import SimpleNamespace
+
+import pytest
+
+from companion.games import Actor
+from companion.games import castle_dice_camera as cam
+from companion.store import EventStore
+from companion.table import Table
+
+HOST = Actor("host")
+
+
+@pytest.fixture
+def table(tmp_path):
+    return Table(EventStore(tmp_path / "db.sqlite3"))
+
+
+def to_roll(table, gid):
+    for _ in range(50):
+        s = table.state(gid)
+        if s["step"] == "roll":
+            return s
+        if s["step"] == "choose_dice":
+            seat = s["order"][s["turn"]]
+            if s["boards"][seat]["bot"]:
+                table.act(gid, HOST, {"type": "next"})
+            else:
+                table.act(gid, HOST, {"type": "choose_dice", "dice": {"gold": 2}})
+        else:
+            table.act(gid, HOST, {"type": "next"})
+    raise AssertionError(s["step"])
+
+
+def faces_for(pool, pattern):
+    """One reading entry per die of a pool, faces chosen from ``pattern[type]``."""
+    out = []
+    for typ, n in pool.items():
+        for i in range(n):
+            out.append({"type": typ, "face": pattern[typ][i % len(pattern[typ])], "x": 10.0 * i, "y": 5.0})
+    return out
+
+
+PATTERN = {"wood": ["wood2", "barbarian", "cow"], "stone": ["stone1", "chicken"], "gold": ["gold2", "horse"],
+           "land": ["land1"], "iron": ["iron2"]}
+
+
+def test_doctests():
+    assert doctest.testmod(cam).failed == 0
+
+
+def test_rolls_then_picks_from_camera(table):
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    glue = cam.CastleCamera(table, gid)
+    s = to_roll(table, gid)
+    tray: list[dict] = []
+    glue.on_update({"state": "settled", "reading": [], "changes": {}})
+    barbarians = {}
+    for seat in s["order"]:
+        pool = table.state(gid)["boards"][seat]["pool"]
+        rolled = faces_for(pool, PATTERN)
+        if seat == 1:
+            rolled[0]["face"] = None  # an unsure die
+        tray = tray + rolled
+        barbarians[seat] = sum(1 for d in rolled if d["face"] == "barbarian")
+        glue.on_update(SimpleNamespace(state="settled", reading=tray, changes={"added": rolled}))
+        assert glue.last_error is None, glue.last_error
+        # the roller carries the barbarians to the camp
+        tray = [d for d in tray if d["face"] != "barbarian"]
+        glue.on_reading(tray)
+    s = table.state(gid)
+    assert s["step"] == "gather"
+    assert {seat: len(s["camps"][seat]) for seat in barbarians} == barbarians
+    unsure = [d for d in s["supply"] if d["face"] is None]
+    assert len(unsure) == 1
+    # confirm the unsure die on the phone, and tell the camera glue what is now in the tray
+    table.act(gid, Actor("player", 1), {"type": "correct_die", "die": unsure[0]["id"], "face": "wood1"})
+    for d in tray:
+        if d["face"] is None:
+            d["face"] = "wood1"
+            break
+    glue.previous = cam.die_entries(tray)
+    # picks: each die that leaves the tray is credited to whoever's turn it is
+    for _ in range(200):
+        s = table.state(gid)
+        if s["step"] != "gather":
+            break
+        if s["pending"]:
+            table.act(gid, HOST, {"type": "skip"})
+            continue
+        cur = s["order"][s["turn"]]
+        gone = next(d for d in tray if d["face"] == s["supply"][0]["face"] and d["type"] == s["supply"][0]["type"])
+        before = table.view(gid)["board"][cur]
+        tray.remove(gone)
+        glue.on_reading(tray)
+        assert glue.last_error is None, glue.last_error
+        after = table.view(gid)["board"][cur]
+        assert after != before  # the picker was credited
+    assert table.state(gid)["step"] != "gather" and not tray
+    events = [e for e in table.events(gid) if e["type"] in ("roll", "take")]
+    assert any(e["type"] == "take" and e.get("source") == "camera" for e in events)
+    assert all(e["actor"]["role"] == "device" for e in events if e.get("source") == "camera")
+
+
+def test_face_change_is_a_logged_correction(table):
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    glue = cam.CastleCamera(table, gid)
+    s = to_roll(table, gid)
+    table.act(gid, HOST, {"type": "next"})  # everybody rolls virtually
+    s = table.state(gid)
+    tray = [{"type": d["type"], "face": d["face"]} for d in s["supply"]]
+    glue.previous = cam.die_entries(tray)
+    d0 = s["supply"][0]
+    other = next(f for f in s["edition"]["dice"][d0["type"]]["faces"] if f not in (d0["face"], "barbarian"))
+    tray[0] = {"type": d0["type"], "face": other}
+    glue.on_reading(tray)
+    ev = table.events(gid)[-1]
+    assert ev["type"] == "correct_die" and ev["die"] == d0["id"] and ev["face"] == other and ev["was"] == d0["face"]
+
+
+def test_first_player_from_two_wood_dice(table):
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {})["id"]
+    glue = cam.CastleCamera(table, gid)
+    glue.on_reading([{"type": "wood", "face": "wood3"}, {"type": "wood", "face": "wood2"}])
+    glue.on_reading([])
+    glue.on_reading([{"type": "wood", "face": "wood1"}, {"type": "wood", "face": "cow"}])
+    s = table.state(gid)
+    assert s["step"] == "draw" and s["first"] == 0
+
+
+def test_solo_die_for_lakis(table):
+    gid = table.create_game("castle-dice", ["Ana"], {"first_player": 0})["id"]
+    glue = cam.CastleCamera(table, gid)
+    for _ in range(20):
+        s = table.state(gid)
+        if s["step"] == "choose_dice" and s["order"][s["turn"]] == 1:
+            break
+        if s["step"] == "choose_dice":
+            table.act(gid, HOST, {"type": "choose_dice", "dice": {"gold": 2}})
+        else:
+            table.act(gid, HOST, {"type": "next"})
+    need = s["edition"]["rounds"]["1"]["extra"]
+    rolls = ["barn", "iron"] + ["stone"] * (need - 2)
+    for f in rolls:
+        glue.on_reading([{"type": "solo", "face": f}])
+    s = table.state(gid)
+    assert s["boards"][1]["bot_choices"][:2] == ["iron", "iron"]
+
+
+def test_refusals_are_kept_not_raised(table):
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    glue = cam.CastleCamera(table, gid)
+    to_roll(table, gid)
+    glue.on_reading([{"type": "wood", "face": "wood1"}] * 30)  # far too many dice for one player
+    assert glue.last_error and table.state(gid)["step"] == "roll"
+
+
+def test_other_games_are_ignored(table):
+    gid = table.create_game("augustus", ["Ana", "Ben"], {})["id"]
+    glue = cam.CastleCamera(table, gid)
+    glue.on_reading([{"type": "wood", "face": "wood1"}])
+    assert glue.sent == []
