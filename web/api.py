@@ -194,3 +194,28 @@ def i18n():
     from companion.i18n import catalogue
 
     return jsonify(catalogue())
+
+
+@bp.get("/games/<game_id>/export/<fmt>")
+def export(game_id: str, fmt: str):
+    """A finished (or running) game as BG Stats JSON (``bgstats.json``) or CSV (``csv``), when the
+    game has an exporter module ``companion/games/<game>_export.py``."""
+    import importlib
+
+    tbl = table()
+    row = tbl.row(game_id)
+    module_name = games_mod.GAMES[row.game] + "_export"
+    try:
+        exporter = importlib.import_module(module_name)
+    except ImportError:
+        return error_response("err.no_export", 404, game=row.game)
+    state = tbl.state(game_id)
+    if fmt == "bgstats.json":
+        body = exporter.export_bgstats(state)
+        resp = jsonify(body)
+    elif fmt == "csv":
+        resp = Response(exporter.export_csv(state), mimetype="text/csv")
+    else:
+        return error_response("err.bad_export", 404, fmt=fmt)
+    resp.headers["Content-Disposition"] = f'attachment; filename="{row.game}-{game_id}.{fmt.split(".")[-1]}"'
+    return resp

@@ -83,6 +83,11 @@ OPENAPI: dict = {
             "summary": "Free a claimed seat (host only)", "security": _AUTH,
             "parameters": [_GAME_ID, {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "responses": {"200": _STATE, "403": _ERR}}},
+        "/api/games/{game_id}/export/{fmt}": {"get": {
+            "summary": "The game as BG Stats JSON (fmt=bgstats.json) or CSV (fmt=csv)",
+            "parameters": [_GAME_ID, {"name": "fmt", "in": "path", "required": True,
+                                      "schema": {"type": "string", "enum": ["bgstats.json", "csv"]}}],
+            "responses": {"200": {"description": "the export"}, "404": _ERR}}},
         "/api/join": {"post": {"summary": "Claim a seat with the join code (seat null: spectator)",
                                "requestBody": _json_body("#/components/schemas/Join"),
                                "responses": {"200": {"description": "token"}, "403": _ERR, "409": _ERR}}},

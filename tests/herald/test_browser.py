@@ -106,11 +106,11 @@ def test_a_player_joins_with_the_code_and_only_the_herald_gets_draw(server, brow
     assert ben.locator("#draw").count() == 0
     # Ben cannot undo Άννα's draw; Άννα can
     ana.click("#draw")
-    ben.wait_for_function("document.querySelector('#draw-count').textContent == '1'", timeout=3000)
+    ben.wait_for_function("(c => c && c.textContent == '1')(document.querySelector('#draw-count'))", timeout=3000)
     assert ben.locator("#undo").is_disabled()
-    ana.wait_for_function("!document.querySelector('#undo').disabled", timeout=3000)
+    ana.wait_for_function("(b => b && !b.disabled)(document.querySelector('#undo'))", timeout=3000)
     ana.click("#undo")
-    ben.wait_for_function("document.querySelector('#draw-count').textContent == '0'", timeout=3000)
+    ben.wait_for_function("(c => c && c.textContent == '0')(document.querySelector('#draw-count'))", timeout=3000)
     # switch language on the page
     ben.click("#lang")
     ben.wait_for_function("document.documentElement.lang == 'en'")
@@ -132,5 +132,5 @@ def test_connection_status_is_inline_and_recovers(server_factory, browser):
     requests.post(f"{srv.url}/api/games/{game['id']}/actions", json={"type": "draw"},
                   headers={"Authorization": f"Bearer {game['host_token']}"}, timeout=5)
     page.wait_for_function("document.querySelector('#conn').dataset.state == 'live'", timeout=15000)
-    page.wait_for_function("document.querySelector('#draw-count').textContent == '1'", timeout=15000)
+    page.wait_for_function("(c => c && c.textContent == '1')(document.querySelector('#draw-count'))", timeout=15000)
     assert not page.errors
