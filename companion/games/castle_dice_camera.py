@@ -170,9 +170,9 @@ class CastleCamera:
         self.solo_rolls.append(face)
         need = state["edition"]["rounds"][str(state["round"])]["extra"]
         resources = [f for f in self.solo_rolls if f != "barn"]
-        if len(self.solo_rolls) >= need and resources:
-            if self._send(gid, {"type": "bot_choose", "solo": list(self.solo_rolls)}):
-                self.solo_rolls = []
+        if (len(self.solo_rolls) >= need and resources
+                and self._send(gid, {"type": "bot_choose", "solo": list(self.solo_rolls)})):
+            self.solo_rolls = []
 
     def _roll(self, gid: str, state: dict, added: list[dict]) -> None:
         if not added:
