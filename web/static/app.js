@@ -302,7 +302,22 @@ window.CompanionGames = window.CompanionGames || {};
     parts.push(undoBox(view, me));
     if (me.role === "host") parts.push(hostBox(view));
     parts.push(logBox());
+    // keep what the player opened, scrolled or typed across live updates
+    const openIds = new Set([...app.querySelectorAll("details[id]")].filter((d) => d.open).map((d) => d.id));
+    const closedIds = new Set([...app.querySelectorAll("details[id]")].filter((d) => !d.open).map((d) => d.id));
+    const focused = document.activeElement && document.activeElement.id;
+    const typed = {};
+    app.querySelectorAll("input[id], textarea[id], select[id]").forEach((n) => { typed[n.id] = n.value; });
     app.replaceChildren(...parts);
+    app.querySelectorAll("details[id]").forEach((d) => {
+      if (openIds.has(d.id)) d.open = true;
+      else if (closedIds.has(d.id)) d.open = false;
+      if (d.open) d.dispatchEvent(new Event("toggle"));
+    });
+    app.querySelectorAll("input[id], textarea[id], select[id]").forEach((n) => {
+      if (n.id in typed && n.type !== "file" && !n.dataset.fresh) n.value = typed[n.id];
+    });
+    if (focused) { const f = document.getElementById(focused); if (f) f.focus(); }
   }
 
   function joinBox() {
