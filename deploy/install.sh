@@ -83,6 +83,11 @@ run() {
     fi
 }
 
+# sed_escape TEXT: TEXT made safe as the replacement of a sed s### command
+sed_escape() {
+    printf '%s' "$1" | sed -e 's/[#&\\]/\\&/g'
+}
+
 # put_file SRC DEST MODE [SED-SCRIPT]: installs a file (with @KEY@ substitutions)
 put_file() {
     local src="$1" dest="$2" mode="$3" script="${4:-}"
@@ -192,7 +197,7 @@ if [ "$HOTSPOT" -eq 1 ]; then
     [ "$HOTSPOT_AUTO" -eq 1 ] && AUTO=true
     put_file "$SRC/deploy/companion-hotspot.nmconnection" \
         /etc/NetworkManager/system-connections/companion-hotspot.nmconnection 0600 \
-        "s#@SSID@#$HOTSPOT_SSID#; s#@PSK@#$HOTSPOT_PSK#; s#@UUID@#$UUID#; s#@AUTOCONNECT@#$AUTO#"
+        "s#@SSID@#$(sed_escape "$HOTSPOT_SSID")#; s#@PSK@#$(sed_escape "$HOTSPOT_PSK")#; s#@UUID@#$UUID#; s#@AUTOCONNECT@#$AUTO#"
     run nmcli connection reload
     echo "start it with: sudo nmcli connection up companion-hotspot (then open http://10.42.0.1:$PORT)"
 else
