@@ -274,8 +274,7 @@
     const { el, t } = ctx;
     const card = el("div", { class: "card", id: "cd-supply" });
     card.append(el("h3", { text: `${t("castle.ui.supply")} (${view.supply.length})` }));
-    const dice = el("div", { class: "dice" });
-    let selected = null;
+    const dice = el("div", { class: "dice", id: "cd-tray" });
     const canTake = can("take");
     const pork = can("pork_chops") && view.turn_seat !== null;
     const porkBox = el("div", { id: "cd-pork" });

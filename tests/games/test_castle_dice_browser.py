@@ -1,0 +1,134 @@
+"""The Castle Dice phone UI in a real browser (Debian chromium via Playwright) against the real server:
+the host creates the game in the lobby, a player joins with the code, draws, chooses dice, rolls,
+takes a die from the supply, and both phones show the end screen with the winner and export links."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
+        pytest.skip("Debian chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def phone(browser, lang="el-GR"):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def plus(page, stepper_id, times=1):
+    btn = page.locator(f"#{stepper_id}").locator("xpath=following-sibling::button[1]")
+    for _ in range(times):
+        btn.click()
+
+
+def api_view(server, gid):
+    return requests.get(f"{server.url}/api/games/{gid}", timeout=5).json()
+
+
+def host_act(server, gid, token, action):
+    r = requests.post(f"{server.url}/api/games/{gid}/actions", json=action,
+                      headers={"Authorization": "Bearer " + token}, timeout=5)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_round_on_the_phones_then_the_end_screen(server, browser):
+    host = phone(browser, "el-GR")
+    host.goto(server.url + "/")
+    host.select_option("#new-game", "castle-dice")
+    host.fill("#new-players", "Άννα\nBen")
+    host.locator("#new-players").dispatch_event("input")
+    host.select_option("#cd-first", "0")
+    host.click("#new-form button[type=submit]")
+    host.wait_for_selector("#cd-prompt")
+    gid = host.url.rstrip("/").split("/g/")[1].split("?")[0]
+    token = host.evaluate(f"localStorage.getItem('companion.token.{gid}')")
+    code = host.locator("#join-code-show").inner_text()
+    assert "Γύρος 1/7" in host.locator("#cd-prompt").inner_text()
+
+    ana = phone(browser, "el-GR")
+    ana.goto(f"{server.url}/g/{gid}?code={code}")
+    ana.click("#seats button[data-seat='0']")
+    ana.wait_for_selector("#cd-prompt.mine")
+    assert "Σειρά σας" in ana.locator("#cd-prompt").inner_text()
+    # draw: one tap on Done draws up to the hand limit
+    ana.click("#cd-next")
+    ana.wait_for_function("!document.querySelector('#cd-prompt').classList.contains('mine')")
+    host.wait_for_selector("#cd-next")
+    host.click("#cd-next")  # the host draws for Ben
+    # choose dice: Άννα picks her extra dice with the steppers
+    ana.wait_for_selector("#cd-choose")
+    need = api_view(server, gid)["board"][0]["extra_dice"]
+    plus(ana, "cd-pick-gold", need)
+    ana.click("#cd-choose")
+    host.wait_for_function("document.querySelector('#cd-prompt').dataset.turn === '1'")
+    host_act(server, gid, token, {"type": "choose_dice", "dice": {"land": need}})
+    # roll: Άννα rolls on her phone (virtual roll), the host rolls for Ben
+    ana.wait_for_selector("#cd-roll")
+    ana.click("#cd-roll")
+    host.wait_for_function("document.querySelector('#cd-roll') && document.querySelector('#cd-roll').textContent.includes('Ben')")
+    host.click("#cd-roll")
+    ana.wait_for_function("document.querySelector('#cd-prompt').dataset.step === 'gather'")
+    v = api_view(server, gid)
+    assert ana.locator("#cd-tray .die").count() == len(v["supply"])
+    # gather: on her turn Άννα taps a die in the supply and her scoreboard row changes
+    if v["turn_seat"] == 0 and v["supply"]:
+        before = ana.locator("#cd-scoreboard tr[data-seat='0']").inner_text()
+        die = v["supply"][0]
+        ana.click(f"#cd-tray .die[data-die='{die['id']}']")
+        ana.wait_for_function(f"!document.querySelector(\"#cd-tray .die[data-die='{die['id']}']\")")
+        assert ana.locator("#cd-scoreboard tr[data-seat='0']").inner_text() != before
+    # an illegal action is refused with a sentence on the phone
+    ana.evaluate("""() => fetch(location.pathname.replace('/g/', '/api/games/') + '/actions', {method: 'POST',
+        headers: {'Content-Type': 'application/json', 'X-Lang': 'el',
+                  'Authorization': 'Bearer ' + localStorage.getItem('companion.token.' + location.pathname.split('/g/')[1])},
+        body: JSON.stringify({type: 'upgrade', from: 'iron'})}).then(r => r.json()).then(j => { window.__err = j.error; })""")
+    ana.wait_for_function("window.__err !== undefined")
+    assert "δεν" in ana.evaluate("window.__err").lower()
+
+    # the rest of the game through the API, as the host
+    for _ in range(3000):
+        v = api_view(server, gid)
+        if v["finished"]:
+            break
+        cur = v["turn_seat"]
+        if v["step"] == "choose_dice" and not v["pending"]:
+            n = v["board"][cur]["extra_dice"]
+            typ = max(v["bank"], key=lambda t: v["bank"][t])
+            host_act(server, gid, token, {"type": "choose_dice", "dice": {typ: min(n, v["bank"][typ])}}
+                     if v["bank"][typ] >= n else {"type": "choose_dice", "dice": {"wood": 0}})
+        elif v["step"] == "gather" and not v["pending"] and v["supply"]:
+            host_act(server, gid, token, {"type": "take", "die": v["supply"][0]["id"]})
+        elif v["step"] == "build" and v["board"][0]["res"]["wood"] >= 1 and v["board"][0]["res"]["stone"] >= 3:
+            host_act(server, gid, token, {"type": "build", "seat": 0, "card": "wall"})
+        else:
+            host_act(server, gid, token, {"type": "next"})
+    ana.wait_for_selector("#cd-winner", timeout=5000)
+    host.wait_for_selector("#cd-winner", timeout=5000)
+    v = api_view(server, gid)
+    assert v["winner"][0] in ana.locator("#cd-winner").inner_text()
+    assert ana.locator("#cd-end [data-total]").count() == 2
+    assert ana.locator("#cd-export-json").get_attribute("href").endswith("/export/bgstats.json")
+    assert not host.errors and not ana.errors, host.errors + ana.errors
