@@ -74,10 +74,10 @@ def attach_real_bag(app, table) -> None:
     """Wires real-bag mode to the app's camera (``app.extensions["camera"]``), when there is one."""
 
     def frames():
-        camera = app.extensions.get("camera")
+        camera = app.extensions.get("camera")  # the CameraRuntime of companion.camera_service
         if camera is None:
             return None
-        frame = camera.latest()
+        frame = getattr(camera, "hub", camera).latest()
         if frame is None:
             return None
         return getattr(frame, "image", frame)
