@@ -31,9 +31,9 @@ import numpy as np
 SET_NAME = "standard-d6"
 
 # Adaptive-threshold block sizes (pixels) and the largest pip radius each block may report.
-_BLOCKS = (11, 27, 61)
-_MAX_RADIUS = {11: 3.5, 27: 9.0, 61: 22.0}
-_MIN_RADIUS = {11: 1.2, 27: 3.0, 61: 8.0}
+# (block size at its resolution, smallest and largest pip radius in full-resolution pixels);
+# the first runs at full resolution, the other two at half resolution.
+_SCALES = ((11, 1.2, 3.5), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
 
@@ -69,58 +69,89 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
     return img[ys, xs].astype(np.float32)
 
 
-def _find_pips(g: np.ndarray, gs: np.ndarray, polarity: int) -> list[Pip]:
-    """Pips that are darker than their surroundings in ``g`` (already flipped for polarity)."""
+_RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
+
+
+def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.ndarray],
+               polarity: int) -> list[Pip]:
+    """Pips darker than their surroundings (images already flipped for polarity).
+
+    Small pips are searched at full resolution, medium and large ones on a half-size copy
+    (four times fewer pixels, same pips). Each image pair is (raw grey, lightly blurred grey).
+    """
+    pips: list[Pip] = []
+    for (block, rmin, rmax), (g, gs), f in zip(_SCALES, (full, full, half), (1.0, 1.0, 2.0)):
+        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
+    return _dedupe(pips)
+
+
+def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin: float, rmax: float,
+                  f: float) -> list[Pip]:
     pips: list[Pip] = []
     h, w = g.shape
-    for block in _BLOCKS:
-        mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        if n <= 1:
+    mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return pips
+    stats, cents = stats[1:], cents[1:]
+    area = stats[:, cv2.CC_STAT_AREA]
+    x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    bw = stats[:, cv2.CC_STAT_WIDTH]
+    bh = stats[:, cv2.CC_STAT_HEIGHT]
+    ok = (area >= max(4 / f, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
+    ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
+    ok &= (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
+    fill = area / np.maximum(bw * bh, 1)
+    ok &= (fill > 0.45) & (fill < 0.95)
+    idx = np.nonzero(ok)[0]
+    if idx.size == 0:
+        return pips
+    # Quick contrast test on 8 ring points before any per-blob work.
+    cx0, cy0 = cents[idx, 0], cents[idx, 1]
+    rad = 0.85 * np.maximum(bw[idx], bh[idx]) + 1.0
+    rx = np.clip(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), 0, w - 1)
+    ry = np.clip(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), 0, h - 1)
+    ringv = gs[ry, rx].astype(np.float32)
+    spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
+    med = np.median(ringv, axis=1)
+    con = med - spotv
+    good = (con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 3)
+    for i in idx[good] + 1:
+        i0 = i - 1
+        x0, y0, ww, hh = int(x0s[i0]), int(y0s[i0]), int(bw[i0]), int(bh[i0])
+        crop = (labels[y0:y0 + hh, x0:x0 + ww] == i).astype(np.uint8)
+        m = cv2.moments(crop, binaryImage=True)
+        if m["m00"] <= 0:
             continue
-        rmax, rmin = _MAX_RADIUS[block], _MIN_RADIUS[block]
-        area = stats[1:, cv2.CC_STAT_AREA]
-        bw = stats[1:, cv2.CC_STAT_WIDTH]
-        bh = stats[1:, cv2.CC_STAT_HEIGHT]
-        ok = (area >= max(4, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
-        ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
-        fill = area / np.maximum(bw * bh, 1)
-        ok &= (fill > 0.45) & (fill < 0.95)
-        for i in np.nonzero(ok)[0] + 1:
-            x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
-            ww, hh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-            if x0 == 0 or y0 == 0 or x0 + ww >= w or y0 + hh >= h:
-                continue  # cut by the image border
-            crop = (labels[y0:y0 + hh, x0:x0 + ww] == i).astype(np.uint8)
-            m = cv2.moments(crop, binaryImage=True)
-            if m["m00"] <= 0:
-                continue
-            cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
-            mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-            common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
-            l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-            if l2 <= 0:
-                continue
-            a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
-            if a < rmin or a > rmax or b / a < 0.25:
-                continue
-            efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
-            if not 0.78 < efill < 1.2:
-                continue
-            th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
-            spot = float(gs[int(round(cy)), int(round(cx))])
-            ring = _ring_samples(gs, cx, cy, a, b, th, 1.7)
-            rmean = float(np.median(ring))
-            contrast = rmean - spot
-            if contrast < 30:
-                continue
-            # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-            if np.count_nonzero(ring < spot + 0.5 * contrast) > 4:
-                continue
-            if np.percentile(ring, 75) - np.percentile(ring, 25) > 0.3 * contrast + 6:
-                continue
-            pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
-    return _dedupe(pips)
+        cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+        l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+        if l2 <= 0:
+            continue
+        a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
+        if a < rmin or a > rmax or b / a < 0.25:
+            continue
+        efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
+        if not 0.78 < efill < 1.2:
+            continue
+        th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
+        spot = float(gs[int(round(cy)), int(round(cx))])
+        ring = _ring_samples(gs, cx, cy, a, b, th, 1.7)
+        rmean = float(np.median(ring))
+        contrast = rmean - spot
+        if contrast < 30:
+            continue
+        # The ring must be body: neighbouring pips may cut into a quarter of it at most.
+        if np.count_nonzero(ring < spot + 0.5 * contrast) > 4:
+            continue
+        q25, q75 = np.percentile(ring, (25, 75))
+        if q75 - q25 > 0.3 * contrast + 6:
+            continue
+        if f != 1.0:
+            cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
+        pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
+    return pips
 
 
 def _dedupe(pips: list[Pip]) -> list[Pip]:
@@ -302,11 +333,16 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
     return area / max(hull, 1.0), 4 * math.pi * area / max(per * per, 1.0)
 
 
-def _body_extent(lab: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
-    """Cast 16 rays from the pip: where does the die body (its colour) end?
+def _body_extent(img: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+    """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
 
     Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
     """
+    reach = int(14.6 * p.a) + 3
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
+    crop = cv2.GaussianBlur(img[y0:int(p.y) + reach + 1, x0:int(p.x) + reach + 1], (3, 3), 0)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) if crop.ndim == 3 else crop[:, :, None]
     ks = np.arange(2.0, 14.01, 0.3)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ca, sa = math.cos(p.theta), math.sin(p.theta)
@@ -314,10 +350,9 @@ def _body_extent(lab: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, flo
     ey = ks[None, :] * p.b * np.sin(t)[:, None]
     xs = np.round(p.x + ex * ca - ey * sa).astype(int)
     ys = np.round(p.y + ex * sa + ey * ca).astype(int)
-    h, w = lab.shape[:2]
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)].astype(np.float32)
-    body = np.median(v[:, 0:2].reshape(-1, 3), axis=0)
+    v = lab[np.clip(ys - y0, 0, lab.shape[0] - 1), np.clip(xs - x0, 0, lab.shape[1] - 1)].astype(np.float32)
+    body = np.median(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
     dev = (np.linalg.norm(v - body, axis=2) > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
     asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
@@ -345,9 +380,9 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     return True
 
 
-def _lone_pip_is_one(lab: np.ndarray, p: Pip) -> bool:
+def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
-    asym, near, far = _body_extent(lab, p)
+    asym, near, far = _body_extent(img, p)
     return asym <= 0.3 and near >= 3.6 and far <= 7.6
 
 
@@ -389,7 +424,7 @@ def _components(pips: list[Pip], ok_pair) -> list[list[int]]:
     return list(groups.values())
 
 
-def _faces(gs_by_pol: dict[int, np.ndarray], lab: np.ndarray, pips: list[Pip]) -> list[_Face]:
+def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -> list[_Face]:
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
@@ -436,7 +471,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], lab: np.ndarray, pips: list[Pip]) -
         used.update((i, j))
         faces.append(_make_face(gs_by_pol, [singles[i], singles[j]]))
     for i, p in enumerate(singles):
-        if i not in used and _lone_pip_is_one(lab, p):
+        if i not in used and _lone_pip_is_one(img, p):
             faces.append(_make_face(gs_by_pol, [p]))
     return faces
 
@@ -483,20 +518,19 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         img = img[:, :, :3]
     if img.dtype != np.uint8:
         img = cv2.convertScaleAbs(img, alpha=255.0 / max(1.0, float(img.max())))
-    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     scale = 1.0
-    if max(gray.shape) > _MAX_SIDE:
-        scale = _MAX_SIDE / max(gray.shape)
-        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    work = img
+    if max(img.shape[:2]) > _MAX_SIDE:
+        scale = _MAX_SIDE / max(img.shape[:2])
+        work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
-    inv = 255 - gray
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    half_s = cv2.GaussianBlur(half, (3, 3), 0)
     gs_light = 255 - gs_dark
-    pips = _find_pips(gray, gs_dark, +1) + _find_pips(inv, gs_light, -1)
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2Lab) if img.ndim == 3 else \
-        cv2.cvtColor(cv2.cvtColor(gs_dark, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2Lab)
-    if scale != 1.0:
-        lab = cv2.resize(lab, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_AREA)
-    faces = _faces({+1: gs_dark, -1: gs_light}, lab, pips)
+    pips = (_find_pips((gray, gs_dark), (half, half_s), +1)
+            + _find_pips((255 - gray, gs_light), (255 - half, 255 - half_s), -1))
+    faces = _faces({+1: gs_dark, -1: gs_light}, work, pips)
     faces = _pick_top_faces(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
