@@ -90,7 +90,7 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
     pips: list[Pip] = []
     h, w = g.shape
     mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return pips
     stats, cents = stats[1:], cents[1:]
