@@ -6,8 +6,11 @@
   const RES = ["wood", "stone", "gold", "land", "iron"];
   const ANIMALS = ["horse", "pig", "cow", "chicken"];
   const VILLAGERS = ["worker", "farmer", "merchant", "guard"];
-  const ICON = { wood: "🪵", stone: "🪨", gold: "🪙", land: "🌾", iron: "⛓", horse: "🐎", pig: "🐖", cow: "🐄",
-    chicken: "🐓", barbarian: "⚔", barn: "🏚", worker: "⚒", farmer: "🧑‍🌾", merchant: "⚖", guard: "🛡" };
+  // short labels from the catalogue (no emoji: a table screen may have no emoji font)
+  let T = (k) => k;
+  const KEY = (k) => (RES.includes(k) ? "castle.res." + k : ANIMALS.includes(k) ? "castle.animal." + k
+    : VILLAGERS.includes(k) ? "castle.villager." + k : k === "barbarian" || k === "barn" ? "castle.face." + k : k);
+  const ICON = new Proxy({}, { get: (_o, k) => T(KEY(String(k))).slice(0, 2) });
   const CSS = `
   .cd .prompt{font-size:1.15rem;font-weight:600}
   .cd .prompt.mine{border:3px solid var(--accent)}
@@ -18,9 +21,10 @@
   .cd .die.wood{background:#e9d3b5}.cd .die.stone{background:#dedede}.cd .die.gold{background:#f6e08a}
   .cd .die.land{background:#cfe6b8}.cd .die.iron{background:#b9c6d6}
   .cd .die.sel{outline:4px solid var(--accent)}
-  .cd table.sb{width:100%;border-collapse:collapse;font-size:.85rem}
+  .cd .sbwrap{overflow-x:auto;max-width:100%}
+  .cd table.sb{width:100%;border-collapse:collapse;font-size:.72rem}
   .cd table.sb td,.cd table.sb th{padding:.2rem .15rem;text-align:center;border-bottom:1px solid var(--line)}
-  .cd table.sb th{font-size:1rem}
+  .cd table.sb th{font-size:.72rem;font-weight:600}
   .cd table.sb tr.turn{background:#fde6c8}
   .cd .stepper{display:flex;align-items:center;gap:.3rem;margin:.2rem 0}
   .cd .stepper .lbl{flex:1}
@@ -53,9 +57,9 @@
   function faceIcon(face) {
     if (!face) return "?";
     const m = /^(wood|stone|gold|land|iron)(\d)$/.exec(face);
-    return m ? ICON[m[1]] : (ICON[face] || "?");
+    return m ? "●".repeat(Number(m[2])) : face === "barbarian" ? "✕" : "◆";
   }
-  const costText = (cost, t) => Object.entries(cost || {}).map(([r, k]) => `${k}${ICON[r]}`).join(" ") || "—";
+  const costText = (cost, t) => Object.entries(cost || {}).map(([r, k]) => `${k} ${t("castle.res." + r)}`).join(", ") || "—";
   const uniq = (xs) => xs.filter((x, i) => xs.indexOf(x) === i);
 
   function stepper(el, label, value, min, max, onChange, id) {
@@ -70,6 +74,7 @@
   function render(root, view, ctx) {
     injectStyle();
     const { el, t, lang, me } = ctx;
+    T = t;
     const host = me.role === "host";
     const seat = me.role === "player" ? me.seat : null;
     const acts = host ? view.actions.host : (seat !== null ? (view.actions[String(seat)] || []) : []);
@@ -117,7 +122,7 @@
         const chosen = [];
         if (farmers === 1) {
           card.append(el("button", { class: "primary big", id: "cd-farmer", onclick: () => send({ type: "farmer_bonus" }) },
-            `+1 ${ICON[p.animal]} ${t("castle.animal." + p.animal)}`));
+            `+1 ${t("castle.animal." + p.animal)}`));
         } else {
           const row = el("div", { class: "grid2" });
           for (const a of ANIMALS) {
@@ -125,7 +130,7 @@
               chosen.push(a);
               btn.classList.add("sel");
               if (chosen.length >= need) send({ type: "farmer_bonus", animals: chosen.slice(0, need) });
-            } }, `${ICON[a]} ${t("castle.animal." + a)}`);
+            } }, t("castle.animal." + a));
             row.append(btn);
           }
           card.append(row);
@@ -150,7 +155,7 @@
       case "first_player": {
         if (can("first_roll")) {
           card.append(el("button", { class: "primary big", id: "cd-first-roll",
-            onclick: () => send(host ? { type: "next" } : { type: "first_roll" }) }, "🎲 " + t("castle.ui.roll")));
+            onclick: () => send(host ? { type: "next" } : { type: "first_roll" }) }, "" + t("castle.ui.roll")));
           if (!host) {
             const w = { n: 0 };
             card.append(stepper(ctx.el, t("castle.res.wood"), 0, 0, 6, (v) => { w.n = v; }, "cd-first-wood"),
@@ -159,7 +164,7 @@
         }
         if (can("set_first")) {
           card.append(el("div", { class: "row" }, view.board.map((x) => el("button", {
-            onclick: () => send({ type: "set_first", seat: x.seat }) }, "1️⃣ " + x.name))));
+            onclick: () => send({ type: "set_first", seat: x.seat }) }, "1. " + x.name))));
         }
         break;
       }
@@ -177,14 +182,14 @@
       }
       case "choose_dice": {
         if (!b) break;
-        if (b.bot && can("next")) { card.append(bigDone("🎲 " + t("castle.ui.next"))); break; }
+        if (b.bot && can("next")) { card.append(bigDone("" + t("castle.ui.next"))); break; }
         if (!can("choose_dice")) break;
         const pick = {};
         const need = b.extra_dice;
         const total = el("div", { class: "muted", id: "cd-pick-total", text: `0 / ${need}` });
         card.append(el("div", { class: "muted", text: Object.entries(b.pool).map(([k, n]) => `${n}× ${t("castle.res." + k)}`).join(", ") }));
         for (const r of RES) {
-          card.append(stepper(el, `${ICON[r]} ${t("castle.res." + r)} (${view.bank[r]})`, 0, 0, view.bank[r], (v) => {
+          card.append(stepper(el, `${t("castle.res." + r)} (${view.bank[r]})`, 0, 0, view.bank[r], (v) => {
             pick[r] = v;
             total.textContent = `${Object.values(pick).reduce((a, c) => a + c, 0)} / ${need}`;
           }, "cd-pick-" + r));
@@ -202,14 +207,14 @@
         if (rollSeat === undefined || rollSeat === null) break;
         const rb = view.board[rollSeat];
         card.append(el("button", { class: "primary big", id: "cd-roll", onclick: () => send({ type: "roll", seat: rollSeat }) },
-          `🎲 ${t("castle.ui.roll")} (${rb.name})`));
+          `${t("castle.ui.roll")} (${rb.name})`));
         // manual entry: one face picker per die of the pool
         const pickers = [];
         const form = el("details", { class: "card", id: "cd-enter-roll" }, el("summary", {}, t("castle.ui.enter_roll")));
         for (const [typ, n] of Object.entries(rb.pool)) {
           for (let i = 0; i < n; i++) {
             const sel = el("select", { "data-type": typ }, uniq(view.die_faces[typ]).map((f) =>
-              el("option", { value: f, text: `${ICON[typ]} ${faceLabel(f, t)}` })));
+              el("option", { value: f, text: `${t("castle.res." + typ)}: ${faceLabel(f, t)}` })));
             pickers.push(sel);
             form.append(sel);
           }
@@ -217,13 +222,13 @@
         form.append(el("button", { class: "primary", id: "cd-send-roll", onclick: () => send({ type: "roll", seat: rollSeat, source: "manual",
           dice: pickers.map((s) => ({ type: s.dataset.type, face: s.value })) }) }, t("castle.ui.send")));
         card.append(form);
-        if (host) card.append(bigDone("🎲 " + t("castle.ui.next")));
+        if (host) card.append(bigDone("" + t("castle.ui.next")));
         break;
       }
       case "gather": {
         if (b && b.bot && can("next")) { card.append(bigDone(t("castle.ui.next"))); break; }
         if (can("next")) card.append(bigDone(t("castle.ui.next")));
-        if (can("take")) card.append(el("p", { class: "muted", text: t("castle.prompt.gather.you") }));
+        if (can("take") && b) card.append(el("p", { class: "muted", id: "cd-tap-hint", text: t("castle.ui.tap_die", { name: b.name }) }));
         break;
       }
       case "market": {
@@ -238,11 +243,11 @@
         if (!can("upgrade")) break;
         const ms = host ? view.board.filter((x) => !x.bot && !x.done && x.merchants_left > 0) : [view.board[seat]];
         for (const x of ms) {
-          card.append(el("div", { class: "muted", text: `${x.name}: ${x.merchants_left} × ⚖` }),
+          card.append(el("div", { class: "muted", text: `${x.name}: ${x.merchants_left} × ${t("castle.villager.merchant")}` }),
             el("div", { class: "grid2" }, RES.slice(0, 4).map((r, i) => el("button", {
               "data-from": r, disabled: !x.res[r] || !x.merchants_left,
               onclick: () => send({ type: "upgrade", seat: x.seat, from: r }) },
-            `${ICON[r]}→${ICON[RES[i + 1]]} ${t("castle.res." + RES[i + 1])}`))));
+            `${t("castle.res." + r)} → ${t("castle.res." + RES[i + 1])}`))));
         }
         card.append(host ? bigDone(t("castle.ui.next")) : el("button", { class: "primary big", id: "cd-next",
           onclick: () => send({ type: "done" }) }, t("castle.ui.done")));
@@ -314,7 +319,7 @@
       };
       dSel.addEventListener("change", fill);
       fill();
-      porkBox.append(el("details", { open: holdsPig }, el("summary", {}, `🐖 ${t("castle.ui.pork")}`), dSel, fSel,
+      porkBox.append(el("details", { open: holdsPig }, el("summary", {}, t("castle.ui.pork")), dSel, fSel,
         el("div", { class: "row" },
           el("button", { class: "primary", disabled: !holdsPig, id: "cd-pork-go",
             onclick: () => send({ type: "pork_chops", die: Number(dSel.value), face: fSel.value, source: "pig" }) }, t("castle.ui.pork")),
@@ -322,10 +327,10 @@
             t("castle.ui.daughter")))));
       card.append(porkBox);
     }
-    const camps = view.board.filter((b) => b.barbarians).map((b) => `${b.name}: ${b.barbarians}${ICON.barbarian}`);
+    const camps = view.board.filter((b) => b.barbarians).map((b) => `${b.name}: ${b.barbarians}`);
     if (camps.length) card.append(el("p", { class: "muted", id: "cd-camps", text: `${t("castle.ui.camp")}: ${camps.join(" · ")}` }));
     card.append(el("p", { class: "muted", id: "cd-bank", text: `${t("castle.ui.bank")}: ` +
-      RES.map((r) => `${ICON[r]}${view.bank[r]}`).join(" ") }));
+      RES.map((r) => `${t("castle.res." + r)} ${view.bank[r]}`).join(" · ") }));
     return card;
   }
 
@@ -333,9 +338,10 @@
     const { el, t } = ctx;
     const head = el("tr", {}, el("th", { text: "" }), RES.map((r) => el("th", { title: t("castle.res." + r), text: ICON[r] })),
       ANIMALS.map((a) => el("th", { title: t("castle.animal." + a), text: ICON[a] })),
-      el("th", { title: t("castle.villager.worker"), text: "👥" }), el("th", { text: ICON.barbarian }), el("th", { text: t("castle.ui.vp") }));
+      el("th", { title: t("castle.ui.villagers"), text: t("castle.ui.villagers").slice(0, 2) }), el("th", { text: ICON.barbarian }), el("th", { text: t("castle.ui.vp") }));
     const rows = view.board.map((b) => el("tr", { class: view.turn_seat === b.seat ? "turn" : "", "data-seat": b.seat },
-      el("td", { style: "text-align:left;font-weight:700", text: (view.first === b.seat ? "①" : "") + b.name }),
+      el("td", { style: "text-align:left;font-weight:700;max-width:5.5rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap",
+        text: (view.first === b.seat ? "① " : "") + b.name }),
       RES.map((r) => el("td", { "data-res": r, text: b.bot ? "–" : String(b.res[r]) })),
       ANIMALS.map((a) => el("td", { "data-animal": a, text: String(b.animals[a]) })),
       el("td", { title: VILLAGERS.map((v) => `${t("castle.villager." + v)} ${b.villagers[v]}`).join(", "), text: b.bot ? "–" : String(b.villager_total) }),
@@ -343,16 +349,16 @@
       el("td", { "data-vp": b.vp === null ? "" : String(b.vp), style: "font-weight:700", text: b.vp === null ? "–" : String(b.vp) })));
     const powers = ANIMALS.map((a) => {
       const h = view.powers[a];
-      return `${ICON[a]} ${t("castle.power." + a)}: ${h === null ? t("castle.ui.nobody") : view.names[h]}`;
+      return `${t("castle.animal." + a)} (${t("castle.power." + a)}): ${h === null ? t("castle.ui.nobody") : view.names[h]}`;
     });
     const details = view.board.filter((b) => !b.bot).map((b) => el("div", { class: "muted" },
-      `${b.name}: ${VILLAGERS.map((v) => `${ICON[v]}${b.villagers[v]}`).join(" ")}` +
-      (b.guards.length ? ` (${ICON.guard} ${b.guards.map((r) => ICON[r]).join("")})` : "") +
+      `${b.name}: ${VILLAGERS.map((v) => `${t("castle.villager." + v)} ${b.villagers[v]}`).join(", ")}` +
+      (b.guards.length ? ` (${t("castle.ui.guard_on")}: ${b.guards.map((r) => t("castle.res." + r)).join(", ")})` : "") +
       ` · ${t("castle.ui.hand")} ${b.hand}/${b.hand_limit} · ${t("castle.ui.market_cards")} ${b.market_cards}` +
       (b.built.length ? ` · ${b.built.map((c) => c.name[ctx.lang]).join(", ")}` : "")));
     return el("div", { class: "card", id: "cd-scoreboard" },
       el("h3", { text: `${t("castle.ui.scoreboard")} · ${view.round}/7` }),
-      el("table", { class: "sb" }, head, rows),
+      el("div", { class: "sbwrap" }, el("table", { class: "sb" }, head, rows)),
       el("div", { class: "power", id: "cd-powers" }, powers.map((p) => el("div", { text: p }))), details);
   }
 
@@ -367,7 +373,7 @@
     const { el, t, lang } = ctx;
     const s = seat !== null ? seat : (view.board.find((b) => !b.bot && !b.done) || view.board[0]).seat;
     const who = el("select", { id: "cd-build-seat" }, view.board.filter((b) => !b.bot).map((b) => el("option", { value: String(b.seat), selected: b.seat === s, text: b.name })));
-    const guardRes = el("select", { id: "cd-guard-res" }, RES.map((r) => el("option", { value: r, text: `${ICON.guard} ${t("castle.res." + r)}` })));
+    const guardRes = el("select", { id: "cd-guard-res" }, RES.map((r) => el("option", { value: r, text: t("castle.res." + r) })));
     const card = el("details", { class: "card", id: "cd-cards", open: view.step === "build" }, el("summary", {}, t("castle.ui.cards")));
     if (host) card.append(who);
     card.append(el("label", { text: t("castle.ui.guard_on") }), guardRes);
@@ -390,7 +396,7 @@
     const effect = el("select", { id: "cd-new-effect" }, ["castle_part", "extra_die", "stays", "action"].map((d) => el("option", { value: d, text: d })));
     const form = el("details", { id: "cd-new-card" }, el("summary", {}, t("castle.ui.new_card")), nm, deck, effect,
       stepper(el, t("castle.ui.vp"), 0, -5, 20, (v) => { vp.n = v; }, "cd-new-vp"),
-      RES.map((r) => stepper(el, `${t("castle.ui.cost")} ${ICON[r]}`, 0, 0, 9, (v) => { cost[r] = v; }, "cd-new-cost-" + r)));
+      RES.map((r) => stepper(el, `${t("castle.ui.cost")}: ${t("castle.res." + r)}`, 0, 0, 9, (v) => { cost[r] = v; }, "cd-new-cost-" + r)));
     const spec = () => {
       const id = (nm.value || "card").toLowerCase().normalize("NFD").replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || ("card_" + Date.now() % 100000);
       const c = {}; for (const [k, v] of Object.entries(cost)) if (v) c[k] = v;
@@ -409,7 +415,7 @@
     const { el, t, lang } = ctx;
     const r = view.result;
     const card = el("div", { class: "card", id: "cd-end" });
-    card.append(el("div", { class: "winner", id: "cd-winner", text: `🏆 ${t("castle.ui.winner")}: ${view.winner.join(", ")}` }));
+    card.append(el("div", { class: "winner", id: "cd-winner", text: `${t("castle.ui.winner")}: ${view.winner.join(", ")}` }));
     if (r.tie_broken_by) card.append(el("p", { class: "muted", text: t("castle.ui.tie_broken", { res: "@castle.res." + r.tie_broken_by }) }));
     if (r.shared) card.append(el("p", { class: "muted", text: t("castle.ui.shared") }));
     card.append(el("h3", { text: t("castle.ui.breakdown") }));
@@ -428,7 +434,7 @@
   function setupFields(names, ctx) {
     const { el, t } = ctx;
     return el("div", {}, el("label", { for: "cd-first", text: t("castle.step.first_player") }),
-      el("select", { id: "cd-first" }, el("option", { value: "", text: "🎲" }), names.map((n, i) => el("option", { value: String(i), text: n }))));
+      el("select", { id: "cd-first" }, el("option", { value: "", text: t("castle.ui.roll_first") }), names.map((n, i) => el("option", { value: String(i), text: n }))));
   }
   function setupOptions(box) {
     const f = box.querySelector("#cd-first");
@@ -437,7 +443,7 @@
   function describeEvent(e, ctx) {
     const { t } = ctx;
     if (e.type === "take" || e.type === "pork_chops") return `${t("castle.ui.take")} #${e.die}`;
-    if (e.type === "roll") return "🎲 " + t("castle.step.roll");
+    if (e.type === "roll") return "" + t("castle.step.roll");
     if (e.type === "build") return `${t("castle.ui.build")}: ${e.card}`;
     if (e.type === "upgrade") return `${t("castle.res." + e.from)} → ${t("castle.res." + e.to)}`;
     if (e.type === "correct_die") return `${t("castle.ui.correct")} #${e.die}: ${faceLabel(e.face, t)}`;
