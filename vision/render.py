@@ -472,8 +472,9 @@ def render_scene(rng: np.random.Generator, n: int | None = None, *, kind: str = 
     for typ, face in items:
         s = int(base * rng.uniform(0.92, 1.08))
         for _ in range(400):
-            cx = rng.uniform(s, w - s)
-            cy = rng.uniform(s, h - s)
+            mx, my = min(s + 0.07 * w, w / 2 - 1), min(s + 0.07 * h, h / 2 - 1)  # inside after the warp
+            cx = rng.uniform(mx, w - mx)
+            cy = rng.uniform(my, h - my)
             if all(math.hypot(cx - px, cy - py) > (s + ps) * 0.8 + 6 for px, py, ps in placed):
                 break
         else:

@@ -1,0 +1,686 @@
+"""Teach-by-example reader for custom dice and bag tokens. Pure: numpy images in, readings out.
+
+Nothing here knows what an icon looks like. Everything is learned from a few examples per face:
+
+* **Body colour** of each die type (or of the tokens): a robust pixel model in a brightness-
+  separated colour space (two chromaticity axes + log luminance), learned from the example bodies.
+  Die type = nearest body colour, so two types may differ only in colour.
+* **Detection**: pixels that match a learned body colour -> holes filled -> connected components
+  filtered by size and shape (square vs round is learned from the examples too).
+* **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
+  square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
+  gradient magnitude plus the high-pass luminance of the inner area. Rotation is handled by
+  matching the query in 4x3 (dice) or 24 (tokens) rotations against the stored examples.
+* **Decision**: nearest examples per (type, face), the colour distance as a penalty, and a margin
+  between the best and the runner-up. Too small a margin, too weak a match or an unknown colour
+  -> abstain with a reason.
+
+Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) -> list[dict]``,
+``segment_single(image) -> mask``, ``SetModel.to_arrays()/from_arrays()`` for caching.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+PATCH = 48          # canonical patch side (pixels)
+DSIDE = 20
+PRE_BLUR = 0.8
+COLOUR_FLOOR = np.array([0.02, 0.02, 0.15], np.float32)     # per-pixel sd floors
+DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floors
+PIXEL_D2 = 10.0     # squared colour distance that still counts as "body"
+MAX_CANDIDATES = 60
+DEBUG = False
+MAX_SIDE = 1024     # scenes are downscaled to this for detection
+
+
+# --- colour ------------------------------------------------------------------------------------
+def colour_features(img_bgr: np.ndarray) -> np.ndarray:
+    """HxWx3 float32: (r-g)/s, (r+g-2b)/(2s), log(s/3 + 4) with s = b+g+r."""
+    f = img_bgr.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    s = b + g + r + 12.0
+    out = np.empty(f.shape[:2] + (3,), np.float32)
+    out[..., 0] = (r - g) / s
+    out[..., 1] = (r + g - 2 * b) / (2 * s)
+    out[..., 2] = np.log(s / 3.0 + 4.0)
+    return out
+
+
+def _robust_stats(x: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mu = np.median(x, axis=0)
+    sd = 1.4826 * np.median(np.abs(x - mu), axis=0)
+    return mu.astype(np.float32), np.maximum(sd, floor).astype(np.float32)
+
+
+# --- single-object segmentation (examples) -----------------------------------------------------
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, cnts, -1, 255, -1)
+    return out
+
+
+def _largest_central(mask: np.ndarray) -> np.ndarray | None:
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
+    if n <= 1:
+        return None
+    h, w = mask.shape
+    best, best_score = 0, -1.0
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        dx = (cents[i][0] - w / 2) / w
+        dy = (cents[i][1] - h / 2) / h
+        score = area * (1.0 - min(0.9, 1.5 * math.hypot(dx, dy)))
+        if score > best_score:
+            best, best_score = i, score
+    return np.where(lab == best, 255, 0).astype(np.uint8)
+
+
+def segment_single(img_bgr: np.ndarray) -> np.ndarray | None:
+    """Mask of the one object in an example image, by contrast with the image border.
+
+    Returns None when the object seems to fill the whole picture (a tight crop) or nothing stands
+    out; the caller then treats the whole picture as the object.
+    """
+    h, w = img_bgr.shape[:2]
+    blur = cv2.GaussianBlur(img_bgr, (0, 0), 1.0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = max(2, int(0.04 * min(h, w)))
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    k = 4 if len(border) > 200 else 2
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(border, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    d = np.min(np.linalg.norm(lab.reshape(-1, 1, 3) - centres[None], axis=2), axis=1).reshape(h, w)
+    d8 = np.clip(d * (255.0 / max(d.max(), 1e-3)), 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(thr, 20.0 * 255.0 / max(d.max(), 1e-3))  # at least 20 Lab units from the border
+    mask = np.where(d8 > thr, 255, 0).astype(np.uint8)
+    ksz = max(3, int(0.03 * min(h, w)) | 1)
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
+    mask = _fill_holes(mask)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, ker)
+    m = _largest_central(mask)
+    if m is None:
+        return None
+    area = int(np.count_nonzero(m))
+    if not (0.02 * h * w <= area <= 0.9 * h * w):
+        return None
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(cnts[0])
+    if area / max(cv2.contourArea(hull), 1.0) < 0.8:
+        return None
+    return m
+
+
+# --- canonical patch + descriptor --------------------------------------------------------------
+def _order_cw(pts: np.ndarray) -> np.ndarray:
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    return pts[np.argsort(ang)]  # increasing angle in image coords = clockwise on screen
+
+
+def _quad(cnt: np.ndarray) -> np.ndarray:
+    hull = cv2.convexHull(cnt)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06, 0.08):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            q = ap.reshape(4, 2).astype(np.float32)
+            rect_area = cv2.minAreaRect(cnt)[1]
+            if cv2.contourArea(q) > 0.85 * rect_area[0] * rect_area[1]:
+                return _order_cw(q)
+            break
+    return _order_cw(cv2.boxPoints(cv2.minAreaRect(cnt)).astype(np.float32))
+
+
+def canonical_patch(img_bgr: np.ndarray, cnt: np.ndarray, shape: str) -> np.ndarray:
+    """PATCH x PATCH BGR patch of the object outlined by ``cnt``, up to rotation."""
+    P = PATCH
+    if shape == "round" and len(cnt) >= 5:
+        (cx, cy), (a1, a2), ang = cv2.fitEllipse(cnt)
+        t = math.radians(ang)
+        u = np.array([math.cos(t), math.sin(t)])
+        v = np.array([-math.sin(t), math.cos(t)])
+        src = np.float32([[cx, cy], [cx, cy] + u * a1 / 2, [cx, cy] + v * a2 / 2])
+        dst = np.float32([[P / 2, P / 2], [P, P / 2], [P / 2, P]])
+        M = cv2.getAffineTransform(src, dst)
+        return cv2.warpAffine(img_bgr, M, (P, P), flags=cv2.INTER_AREA if a1 > 2 * P else cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    q = _quad(cnt)
+    dst = np.float32([[0, 0], [P, 0], [P, P], [0, P]])
+    M = cv2.getPerspectiveTransform(q, dst)
+    return cv2.warpPerspective(img_bgr, M, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _inner_mask(shape: str) -> np.ndarray:
+    yy, xx = np.mgrid[0:DSIDE, 0:DSIDE].astype(np.float32) + 0.5
+    r = np.hypot(xx - DSIDE / 2, yy - DSIDE / 2) / DSIDE
+    return (r < (0.40 if shape == "round" else 0.44)).astype(np.float32)
+
+
+_MASKS: dict[str, np.ndarray] = {}
+
+
+def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
+    """Unit vector: gradient magnitude + high-pass luminance of the inner area."""
+    g = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.GaussianBlur(g, (0, 0), PRE_BLUR)
+    g /= float(np.median(g)) + 8.0
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    gm = np.sqrt(gx * gx + gy * gy)
+    hp = g - cv2.GaussianBlur(g, (0, 0), PATCH / 8)
+    m = _MASKS.get(shape)
+    if m is None:
+        m = _MASKS[shape] = _inner_mask(shape)
+    parts = []
+    for ch, wgt in ((gm, 1.0), (np.abs(hp), 1.0)):
+        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), 1.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
+        c = (c - float((c * m).sum() / m.sum())) * m
+        n = float(np.linalg.norm(c))
+        parts.append(wgt * c.ravel() / (n + 1e-6))
+    v = np.concatenate(parts)
+    return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
+
+
+def _augment(patch: np.ndarray) -> list[np.ndarray]:
+    """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
+    P = PATCH
+    out = []
+    for sc in (0.9, 1.0, 1.1):
+        for dx in (-3, 0, 3):
+            for dy in (-3, 0, 3):
+                M = np.float32([[sc, 0, (1 - sc) * P / 2 + dx], [0, sc, (1 - sc) * P / 2 + dy]])
+                out.append(cv2.warpAffine(patch, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
+    return out
+
+
+def _rotations(patch: np.ndarray, shape: str) -> list[np.ndarray]:
+    P = PATCH
+    out = []
+    if shape == "round":
+        for a in range(0, 360, 15):
+            M = cv2.getRotationMatrix2D((P / 2, P / 2), a, 1.0)
+            out.append(cv2.warpAffine(patch, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
+        return out
+    for k in range(4):
+        r = np.ascontiguousarray(np.rot90(patch, k))
+        out.append(r)
+        for a in (-7, 7):
+            M = cv2.getRotationMatrix2D((P / 2, P / 2), a, 1.0)
+            out.append(cv2.warpAffine(r, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
+    return out
+
+
+# --- the model ---------------------------------------------------------------------------------
+@dataclass
+class SetModel:
+    kind: str                       # "dice" | "tokens"
+    shape: str                      # "square" | "round"
+    types: list[str]
+    labels: list[tuple[str, str]]   # (type, face) per class
+    pix_mu: np.ndarray              # (T, 3) body pixel colour model
+    pix_sd: np.ndarray
+    die_mu: np.ndarray              # (T, 3) per-die colour model
+    die_sd: np.ndarray
+    desc: np.ndarray                # (N, D) example descriptors
+    desc_cls: np.ndarray            # (N,) class index
+    icon_floor: float = 0.3
+    margin_min: float = 0.012
+    rel_area: float = 0.0           # not used for detection; kept for diagnostics
+    info: dict = field(default_factory=dict)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        meta = {"kind": self.kind, "shape": self.shape, "types": self.types,
+                "labels": [list(x) for x in self.labels], "icon_floor": self.icon_floor,
+                "margin_min": self.margin_min, "info": self.info}
+        return {"meta": np.frombuffer(json.dumps(meta).encode(), np.uint8), "pix_mu": self.pix_mu,
+                "pix_sd": self.pix_sd, "die_mu": self.die_mu, "die_sd": self.die_sd, "desc": self.desc,
+                "desc_cls": self.desc_cls}
+
+    @classmethod
+    def from_arrays(cls, a) -> SetModel:
+        meta = json.loads(bytes(np.asarray(a["meta"], np.uint8)).decode())
+        return cls(kind=meta["kind"], shape=meta["shape"], types=list(meta["types"]),
+                   labels=[tuple(x) for x in meta["labels"]], pix_mu=np.asarray(a["pix_mu"]),
+                   pix_sd=np.asarray(a["pix_sd"]), die_mu=np.asarray(a["die_mu"]),
+                   die_sd=np.asarray(a["die_sd"]), desc=np.asarray(a["desc"]),
+                   desc_cls=np.asarray(a["desc_cls"]), icon_floor=float(meta["icon_floor"]),
+                   margin_min=float(meta["margin_min"]), info=meta.get("info", {}))
+
+
+@dataclass
+class Example:
+    type: str
+    face: str
+    image: np.ndarray
+    source: str = ""
+
+
+# --- detection ---------------------------------------------------------------------------------
+def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None) -> list:
+    out = []
+    for t in range(len(pix_mu)) if which is None else which:
+        z = (feat - pix_mu[t]) / pix_sd[t]
+        d2 = (z * z).sum(axis=2)
+        out.append((t, np.where(d2 < PIXEL_D2, 255, 0).astype(np.uint8)))
+    return out
+
+
+def edge_map(img_bgr: np.ndarray) -> np.ndarray:
+    """Dilated Canny edges (255) used to cut objects away from same-coloured surroundings."""
+    g = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(g, (0, 0), 1.5)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    mag = np.sqrt(gx * gx + gy * gy)
+    hi = max(20.0, float(np.percentile(mag, 90)))
+    e = cv2.Canny(g, hi * 0.4, hi)
+    return cv2.dilate(e, np.ones((3, 3), np.uint8))
+
+
+def _components(mask: np.ndarray, min_area: float, shape: str, allow_border: bool,
+                edges: np.ndarray | None = None):
+    h, w = mask.shape
+    ksz = max(3, int(round(math.sqrt(min_area) * 0.2)) | 1)
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
+    if edges is not None:
+        m = cv2.bitwise_and(mask, cv2.bitwise_not(edges))
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        m = _fill_holes(m)
+        m = cv2.dilate(m, np.ones((3, 3), np.uint8))
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, ker)
+    else:
+        m = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, ker)
+        m = _fill_holes(m)
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, ker)
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    good = []
+    for c in cnts:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        if not allow_border and (x <= 0 or y <= 0 or x + bw >= w or y + bh >= h):
+            touching = True
+        else:
+            touching = False
+        hull = cv2.convexHull(c)
+        solidity = area / max(cv2.contourArea(hull), 1.0)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        aspect = max(rw, rh) / max(1.0, min(rw, rh))
+        good.append({"cnt": c, "area": area, "solidity": solidity, "aspect": aspect,
+                     "touching": touching, "fill": area / max(rw * rh, 1.0)})
+    return good
+
+
+def _split_merged(comp: dict, typical_area: float) -> list[np.ndarray]:
+    """Split a blob of touching same-colour objects by eroding to separate cores."""
+    c = comp["cnt"]
+    x, y, w, h = cv2.boundingRect(c)
+    m = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.drawContours(m, [c - [x - 2, y - 2]], -1, 255, -1)
+    dist = cv2.distanceTransform(m, cv2.DIST_L2, 5)
+    for frac in (0.5, 0.6, 0.7, 0.8):
+        cores = np.where(dist > frac * dist.max(), 255, 0).astype(np.uint8)
+        n, lab = cv2.connectedComponents(cores)
+        if n - 1 >= 2:
+            markers = lab.astype(np.int32) + 1
+            markers[(m > 0) & (cores == 0)] = 0
+            ws = cv2.watershed(cv2.cvtColor(m, cv2.COLOR_GRAY2BGR), markers)
+            out = []
+            for i in range(2, n + 1):
+                part = np.where(ws == i, 255, 0).astype(np.uint8)
+                part = cv2.erode(cv2.dilate(part, None), None)
+                cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+                if cs:
+                    cc = max(cs, key=cv2.contourArea)
+                    if cv2.contourArea(cc) > 0.35 * typical_area:
+                        out.append(cc + [x - 2, y - 2])
+            if len(out) >= 2:
+                return out
+    return [c]
+
+
+def _shape_ok(comp: dict, shape: str) -> bool:
+    if comp["solidity"] < 0.82 or comp["aspect"] > 1.9:
+        return False
+    if shape == "square":
+        return comp["fill"] > 0.62
+    return comp["fill"] > 0.6
+
+
+def _quality(c: dict, shape: str) -> float:
+    want = 0.9 if shape == "square" else 0.785
+    return c["solidity"] * (1.0 - min(0.5, abs(c["fill"] - want))) / (1.0 + 0.3 * max(0.0, c["aspect"] - 1.15))
+
+
+def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = None,
+           allow_border: bool = False, types=None) -> list[tuple[int, np.ndarray]]:
+    """Candidate objects: list of (type index whose colour found it, contour)."""
+    h, w = img_bgr.shape[:2]
+    if feat is None:
+        feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
+    min_area = max(60.0, 0.0012 * h * w) if not allow_border else 0.02 * h * w
+    found: list[tuple[int, np.ndarray, float, float]] = []
+    edges = edge_map(img_bgr)
+    for t, mask in _type_masks(feat, model.pix_mu, model.pix_sd, types):
+        for cut in (None, edges):
+            comps = [c for c in _components(mask, min_area, model.shape, allow_border, cut) if not c["touching"]]
+            ok = [c for c in comps if _shape_ok(c, model.shape)]
+            areas = sorted(c["area"] for c in ok)
+            typical = areas[len(areas) // 2] if areas else None
+            for c in comps:
+                if _shape_ok(c, model.shape) and (typical is None or c["area"] < 1.7 * typical):
+                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape)))
+                elif c["area"] > 1.5 * (typical or min_area * 4):
+                    est = typical or c["area"] / 2
+                    for part in _split_merged(c, est):
+                        pc = _components_from_cnt(part, h, w)
+                        if pc and _shape_ok(pc, model.shape) and pc["area"] >= min_area:
+                            found.append((t, part, pc["area"], _quality(pc, model.shape) * 0.95))
+    if not found:
+        return []
+    # one object per place: the best-shaped candidate wins
+    found.sort(key=lambda f: -(f[3] + 0.02 * math.log(f[2])))
+    kept: list = []
+    for t, c, a, q in found:
+        (cx, cy), r = cv2.minEnclosingCircle(c)
+        if any(math.hypot(cx - kx, cy - ky) < 0.7 * max(r, kr) for _, _, _, (kx, ky, kr) in kept):
+            continue
+        kept.append((t, c, a, (cx, cy, r)))
+    return [(t, c) for t, c, _, _ in kept[:MAX_CANDIDATES]]
+
+
+def _components_from_cnt(c: np.ndarray, h: int, w: int) -> dict | None:
+    area = cv2.contourArea(c)
+    if area <= 0:
+        return None
+    hull = cv2.convexHull(c)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    return {"cnt": c, "area": area, "solidity": area / max(cv2.contourArea(hull), 1.0),
+            "aspect": max(rw, rh) / max(1.0, min(rw, rh)), "fill": area / max(rw * rh, 1.0),
+            "touching": False}
+
+
+# --- classification ----------------------------------------------------------------------------
+def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray) -> np.ndarray:
+    x, y, w, h = cv2.boundingRect(cnt)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [cnt - [x, y]], -1, 255, -1)
+    m = cv2.erode(m, None, iterations=max(1, min(w, h) // 12))
+    f = feat[y:y + h, x:x + w][m > 0]
+    if len(f) < 5:
+        f = feat[y:y + h, x:x + w].reshape(-1, 3)
+    return np.median(f, axis=0)
+
+
+def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
+    sims = descs @ model.desc.T          # (R, N)
+    best = sims.max(axis=0)              # (N,)
+    ncls = len(model.labels)
+    out = np.full(ncls, -1.0, np.float32)
+    np.maximum.at(out, model.desc_cls, best)
+    return out
+
+
+def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
+    z = (col[None] - model.die_mu) / model.die_sd
+    return (z * z).sum(axis=1)
+
+
+COLOUR_WEIGHT = 0.02
+COLOUR_CAP = 40.0
+COLOUR_MAX_D2 = 16.0
+
+
+def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
+    descs = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
+    icon = _class_scores(model, descs)
+    d2 = _colour_d2(model, col)
+    tindex = {t: i for i, t in enumerate(model.types)}
+    cls_t = np.array([tindex[t] for t, _ in model.labels])
+    total = icon - COLOUR_WEIGHT * np.minimum(d2[cls_t], COLOUR_CAP)
+    order = np.argsort(-total)
+    b = int(order[0])
+    s = int(order[1]) if len(order) > 1 else None
+    margin = float(total[b] - total[s]) if s is not None else 1.0
+    typ, face = model.labels[b]
+    res = {"type": typ, "face": face, "icon": float(icon[b]), "colour_d2": float(d2[cls_t[b]]),
+           "margin": margin}
+    conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
+    res["confidence"] = round(conf, 3)
+    if d2[cls_t[b]] > COLOUR_MAX_D2:
+        res["reason"] = "its colour matches none of the taught types"
+    elif icon[b] < model.icon_floor:
+        res["reason"] = "its symbol matches none of the taught faces"
+    elif margin < model.margin_min:
+        t2, f2 = model.labels[s]
+        res["reason"] = f"unsure between {typ}/{face} and {t2}/{f2}"
+    if "reason" in res:
+        res["face"] = None
+        res["alt"] = [typ, face]
+    return res
+
+
+def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
+    patch = canonical_patch(img_bgr, cnt, model.shape)
+    col = _body_colour(img_bgr, cnt, feat)
+    r = classify_patch(model, patch, col)
+    M = cv2.moments(cnt)
+    cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
+    x, y, w, h = cv2.boundingRect(cnt)
+    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt),
+         "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
+         "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
+         "confidence": r["confidence"]}
+    if "reason" in r:
+        e["reason"] = r["reason"]
+    return e
+
+
+def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
+    """Every object of the set in the image, classified (or abstained, with a reason)."""
+    if img_bgr is None or img_bgr.ndim != 3 or img_bgr.shape[0] < 8 or img_bgr.shape[1] < 8:
+        raise ValueError("expected a colour image (H x W x 3)")
+    scale = 1.0
+    h, w = img_bgr.shape[:2]
+    if max(h, w) > MAX_SIDE:
+        scale = max(h, w) / MAX_SIDE
+        img_bgr = cv2.resize(img_bgr, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
+    feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
+    cand = [_entry(img_bgr, feat, c, model, scale) for _, c in detect(img_bgr, model, feat=feat)]
+    # objects of one set are about the same size in one picture: judge sizes by the sure ones
+    sure = [e for e in cand if e["face"] is not None]
+    ref = sure if sure else cand
+    out = []
+    if ref:
+        med = float(np.median([e["_area"] for e in ref]))
+        cand = [e for e in cand if 0.35 * med <= e["_area"] <= 2.8 * med]
+        blanks = [e for e in cand if e["face"] is None and e["_icon"] < model.icon_floor]
+        allow_blank = len(blanks) <= max(2, len(sure) // 2)
+        for e in cand:
+            if e["_d2"] > COLOUR_MAX_D2 and e["_icon"] < 0.9:
+                continue  # not of this set: another colour
+            if e in blanks and (not allow_blank or e["_d2"] > 12):
+                continue
+            out.append(e if DEBUG else {k: v for k, v in e.items() if not k.startswith("_")})
+    out.sort(key=lambda e: (e["y"], e["x"]))
+    return out
+
+
+# --- learning ----------------------------------------------------------------------------------
+def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int | None):
+    """Contour of the one object in an example image (None if not found)."""
+    h, w = img.shape[:2]
+    if model_partial is not None:
+        feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
+        _, mask = _type_masks(feat, model_partial.pix_mu, model_partial.pix_sd, [tindex])[0]
+        best, best_score = None, 0.0
+        for cut in (None, edge_map(img)):
+            for c in _components(mask, 0.03 * h * w, model_partial.shape, True, cut):
+                if c["solidity"] < 0.75:
+                    continue
+                M = cv2.moments(c["cnt"])
+                cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
+                central = 1.0 - min(0.8, 1.2 * math.hypot(cx / w - 0.5, cy / h - 0.5))
+                score = _quality(c, model_partial.shape) * central * math.sqrt(c["area"])
+                if score > best_score:
+                    best, best_score = c["cnt"], score
+        if best is not None:
+            return best
+    m = segment_single(img)
+    if m is None:
+        return None
+    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(cnts, key=cv2.contourArea) if cnts else None
+
+
+def _whole(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    return np.array([[[0, 0]], [[w - 1, 0]], [[w - 1, h - 1]], [[0, h - 1]]], np.int32)
+
+
+def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[str]]:
+    """Learn colours, shape and icon descriptors from examples. Returns (model, warnings)."""
+    warnings: list[str] = []
+    types = sorted({e.type for e in examples})
+    labels = sorted({(e.type, e.face) for e in examples})
+    tindex = {t: i for i, t in enumerate(types)}
+    # pass 1: generic segmentation -> body colour pixels and shape
+    pix: dict[int, list[np.ndarray]] = {i: [] for i in range(len(types))}
+    fills = []
+    first: list[np.ndarray | None] = []
+    for e in examples:
+        c = _example_object(e.image, None, None)
+        first.append(c)
+        feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
+        if c is None:
+            # no contrast with the border: a tight crop, the body is all round the middle
+            h, w = e.image.shape[:2]
+            m = np.zeros((h, w), np.uint8)
+            cv2.ellipse(m, (w // 2, h // 2), (int(w * 0.42), int(h * 0.42)), 0, 0, 360, 255, -1)
+            cv2.ellipse(m, (w // 2, h // 2), (int(w * 0.3), int(h * 0.3)), 0, 0, 360, 0, -1)
+            if max(h, w) > 3 * min(h, w):
+                m[:] = 0
+        else:
+            m = np.zeros(e.image.shape[:2], np.uint8)
+            cv2.drawContours(m, [c], -1, 255, -1)
+            m = cv2.erode(m, None, iterations=2)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+            fills.append(cv2.contourArea(c) / max(rw * rh, 1.0))
+        f = feat[m > 0]
+        if len(f) > 3000:
+            f = f[np.random.default_rng(0).choice(len(f), 3000, replace=False)]
+        pix[tindex[e.type]].append(f)
+    shape = "square"
+    if fills and float(np.median(fills)) < 0.86:
+        shape = "round"
+    if kind == "tokens" and not fills:
+        shape = "round"
+    pix_mu = np.zeros((len(types), 3), np.float32)
+    pix_sd = np.zeros((len(types), 3), np.float32)
+    for i in range(len(types)):
+        allf = np.concatenate(pix[i]) if pix[i] else np.zeros((1, 3), np.float32)
+        pix_mu[i], pix_sd[i] = _robust_stats(allf, COLOUR_FLOOR)
+    partial = SetModel(kind, shape, types, labels, pix_mu, pix_sd, pix_mu, pix_sd,
+                       np.zeros((0, 1), np.float32), np.zeros(0, np.int32))
+    # pass 2: the detector's own view of each example -> descriptors and die colours
+    descs, cls, src, cols = [], [], [], {i: [] for i in range(len(types))}
+    patches: list[np.ndarray] = []
+    lindex = {lab: i for i, lab in enumerate(labels)}
+    used = []
+    for e, c1 in zip(examples, first, strict=True):
+        c = _example_object(e.image, partial, tindex[e.type])
+        if c is None:
+            c = c1
+        if c is None:
+            if min(e.image.shape[:2]) > 400:
+                warnings.append(f"{e.source or e.face}: no {e.type} die or token found in the picture; skipped")
+                continue
+            c = _whole(e.image)
+        feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
+        patch = canonical_patch(e.image, c, shape)
+        patches.append(patch)
+        for a in _augment(patch):
+            descs.append(descriptor(a, shape))
+            cls.append(lindex[(e.type, e.face)])
+            src.append(len(used))
+        cols[tindex[e.type]].append(_body_colour(e.image, c, feat))
+        used.append(e)
+    die_mu = np.zeros((len(types), 3), np.float32)
+    die_sd = np.zeros((len(types), 3), np.float32)
+    for i in range(len(types)):
+        arr = np.array(cols[i]) if cols[i] else pix_mu[i][None]
+        die_mu[i] = np.median(arr, axis=0)
+        die_sd[i] = np.maximum(arr.std(axis=0) * 1.5, DIE_COLOUR_FLOOR)
+    model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
+                     np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
+    src_a = np.array(src, np.int32)
+    loo = _leave_one_out(model, patches, src_a, [lindex[(e.type, e.face)] for e in used])
+    if loo:
+        same = np.array([r[0] for r in loo])
+        model.icon_floor = float(np.clip(np.percentile(same, 5) - 0.15, 0.35, 0.72))
+    warnings += confusion_warnings(model, loo)
+    model.info = {"examples": len(used), "shape": shape}
+    return model, warnings
+
+
+def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int]) -> list:
+    """Score every example against all the others, exactly as ``read`` would.
+
+    Returns per example (best same-class score, best other class index, its score)."""
+    out = []
+    ncls = len(model.labels)
+    for i, patch in enumerate(patches):
+        q = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
+        sims = (q @ model.desc.T).max(axis=0)
+        sims[src == i] = -2
+        per = np.full(ncls, -2.0, np.float32)
+        np.maximum.at(per, model.desc_cls, sims)
+        c = ex_cls[i]
+        same = float(per[c])
+        if same <= -1.5:
+            continue  # the only example of its face
+        per[c] = -2
+        out.append((same, int(np.argmax(per)), per, c))
+    return out
+
+
+def confusion_warnings(model: SetModel, loo: list) -> list[str]:
+    """Name pairs of faces (and types) that the reader could mix up."""
+    out = []
+    T = len(model.types)
+    for i in range(T):
+        for j in range(i + 1, T):
+            z = (model.die_mu[i] - model.die_mu[j]) / np.maximum(model.die_sd[i], model.die_sd[j])
+            if float((z * z).sum()) < 9.0:
+                out.append(f"die types '{model.types[i]}' and '{model.types[j]}' have almost the same colour;"
+                           " the reader may mix them up")
+    tindex = {t: k for k, t in enumerate(model.types)}
+    cls_t = np.array([tindex[t] for t, _ in model.labels])
+    d2t = np.zeros((T, T))
+    for i in range(T):
+        z = (model.die_mu - model.die_mu[i]) / np.maximum(model.die_sd, model.die_sd[i])
+        d2t[i] = np.minimum((z * z).sum(axis=1), COLOUR_CAP)
+    pairs: dict[tuple[int, int], int] = {}
+    for same, _, per, c in loo:
+        other = per - COLOUR_WEIGHT * d2t[cls_t[c], cls_t]
+        other[c] = -9
+        b = int(np.argmax(other))
+        if other[b] > same - model.margin_min:
+            key = tuple(sorted((c, b)))
+            pairs[key] = pairs.get(key, 0) + 1
+    for (p, q), n in sorted(pairs.items(), key=lambda kv: -kv[1]):
+        (t1, f1), (t2, f2) = model.labels[p], model.labels[q]
+        out.append(f"faces '{t1}/{f1}' and '{t2}/{f2}' look alike ({n} example(s) closer to the other face);"
+                   " show clearer examples or expect abstentions")
+    return out
