@@ -269,7 +269,7 @@ class CameraRuntime:
         period = 1.0 / self.preview_fps if self.preview_fps else 0.0
         try:
             seq, sent, last = 0, 0, 0.0
-            while max_frames is None or sent < max_frames:
+            while (max_frames is None or sent < max_frames) and not self._stop.is_set():
                 wait = period - (time.monotonic() - last)
                 if wait > 0:
                     time.sleep(wait)
