@@ -175,7 +175,8 @@ def setup(players: list[str], options: dict) -> dict:
     """The opening state. ``options``: ``first_player`` (seat or name; skips the round-1 wood roll),
     ``solo`` (default: on with one player), ``edition`` (overrides: ``dice``, ``rounds``,
     ``solo_faces``, ``feast_rounds``), ``cards`` (card-table overrides by id), ``solo_thresholds``
-    (the 4 VP limits between the 5 solo results), ``tie_break`` (resources after iron)."""
+    (the 4 VP limits between the 5 solo results), ``tie_break`` (resources after iron),
+    ``virtual_dice`` (the table's button may roll virtually; default off: real dice in the tray)."""
     ed = _edition_state(options)
     cards = {cid: _clean_card(cid, spec) for cid, spec in edition()["cards"].items()}
     over = options.get("cards") or {}
@@ -204,7 +205,7 @@ def setup(players: list[str], options: dict) -> dict:
         "bank": {t: ed["dice"][t]["count"] for t in RES}, "supply": [], "camps": [[] for _ in range(n)],
         "next_die": 1, "boards": boards, "pig_used": False, "pending": None, "notices": [],
         "notice_seq": 0, "finished": False, "result": None, "solo_thresholds": thresholds,
-        "tie_break": tie, "log": [],
+        "tie_break": tie, "log": [], "virtual_dice": bool(options.get("virtual_dice", False)),
     }
     first = options.get("first_player")
     if first is not None:
@@ -695,6 +696,8 @@ def decide(state: dict, action: dict, actor: Actor, rng: random.Random) -> dict:
     """Turns an action into an event; rolls dice and the solo die with ``rng`` when asked to."""
     s = state
     kind = action.get("type")
+    if kind == "draw" and actor.role == "device":  # the table's other button: the same one-tap "next"
+        kind, action = "next", {**action, "type": "next"}
     if kind not in ACTIONS:
         raise BadAction("err.unknown_action", type=kind, game=NAME, known=", ".join(ACTIONS))
     if actor.role == "spectator":
@@ -993,6 +996,8 @@ def _decide_next(s: dict, action: dict, actor: Actor, rng: random.Random, kind: 
         if actor.role == "player" and actor.seat != seat:
             raise NotAllowed("castle.err.not_your_turn", who=s["names"][seat])
         return {"type": "skip", "seat": seat, "what": s["pending"]["kind"]}
+    if step in ("first_player", "roll") and actor.role == "device" and not s.get("virtual_dice"):
+        raise RuleError("castle.err.roll_tray")  # a button press must not roll virtually over real dice
     if step == "first_player":
         if actor.role == "player":
             return decide(s, {"type": "first_roll"}, actor, rng)
