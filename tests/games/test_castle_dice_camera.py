@@ -164,3 +164,113 @@ def test_other_games_are_ignored(table):
     glue = cam.CastleCamera(table, gid)
     glue.on_reading([{"type": "wood", "face": "wood1"}])
     assert glue.sent == []
+
+
+def test_camera_fed_seven_round_game_three_players_over_http(tmp_path):
+    """Every roll and every pick of a whole 3-player game comes from (hand-made) roll-watcher
+    updates of a simulated tray; the phones do the rest through the HTTP API."""
+    from web import create_app
+
+    table = Table(EventStore(tmp_path / "db.sqlite3"))
+    client = create_app(table).test_client()
+    r = client.post("/api/games", json={"game": "castle-dice", "players": ["Άννα", "Ben", "Γιώργος"]})
+    created = r.get_json()
+    gid, host = created["id"], created["host_token"]
+    tokens = [client.post("/api/join", json={"code": created["join_code"], "seat": i}).get_json()["token"]
+              for i in range(3)]
+    glue = cam.CastleCamera(table)  # follows the table's active game
+
+    def view():
+        return client.get(f"/api/games/{gid}").get_json()
+
+    def act(seat, action):
+        res = client.post(f"/api/games/{gid}/actions", json=action,
+                          headers={"Authorization": "Bearer " + (host if seat is None else tokens[seat])})
+        assert res.status_code == 200, (action, res.get_json())
+        return res.get_json()
+
+    tray: list[dict] = []
+    k = 0
+    # round 1: two wood dice each, read by the camera
+    for pair in (["wood3", "wood2"], ["wood1", "cow"], ["wood2", "barbarian"]):
+        glue.on_reading([{"type": "wood", "face": f} for f in pair])
+        glue.on_reading([])
+    assert view()["first"] == 0
+    for _ in range(4000):
+        v = view()
+        if v["finished"]:
+            break
+        step, cur, p = v["step"], v["turn_seat"], v["pending"]
+        if p and p["kind"] == "cow":
+            act(p["seat"], {"type": "skip"})
+        elif p:
+            act(p["seat"], {"type": "farmer_bonus", "animals": ["cow", "pig"][: 2 if v["board"][p["seat"]]["villagers"]["farmer"] >= 3 else 1]})
+        elif step == "draw":
+            act(cur, {"type": "done"})
+        elif step == "choose_dice":
+            n = v["board"][cur]["extra_dice"]
+            pick, bank = {}, dict(v["bank"])
+            for i in range(min(n, sum(bank.values()))):
+                typ = max(["iron", "land", "gold", "stone", "wood"], key=lambda t: (bank[t], i % 2 == 0 and t == "iron"))
+                bank[typ] -= 1
+                pick[typ] = pick.get(typ, 0) + 1
+            act(cur, {"type": "choose_dice", "dice": pick})
+        elif step == "roll":
+            seat = next(i for i in v["order"] if not v["board"][i]["rolled"])
+            rolled = []
+            for typ, n in v["board"][seat]["pool"].items():
+                for _ in range(n):
+                    k += 7
+                    rolled.append({"type": typ, "face": v["die_faces"][typ][k % 6]})
+            tray = tray + rolled
+            glue.on_update({"state": "settled", "reading": list(tray), "changes": {"added": rolled}})
+            after = view()
+            assert after["board"][seat]["rolled"], glue.last_error
+            assert after["board"][seat]["barbarians"] == sum(d["face"] == "barbarian" for d in rolled)
+            tray = [d for d in tray if d["face"] != "barbarian"]  # carried to the camp
+            glue.on_reading(list(tray))
+        elif step == "gather":
+            assert len(tray) == len(v["supply"])
+            best = max(v["supply"], key=lambda d: (d["face"][-1].isdigit() and int(d["face"][-1]), d["id"]))
+            entry = next(d for d in tray if d["type"] == best["type"] and d["face"] == best["face"])
+            before = v["board"][cur]
+            tray.remove(entry)
+            glue.on_reading(list(tray))
+            assert glue.last_error is None, glue.last_error
+            assert view()["board"][cur] != before
+        elif step == "market":
+            act(cur, {"type": "done"})
+        elif step in ("merchants", "build"):
+            for b in v["board"]:
+                if b["done"]:
+                    continue
+                if step == "build":
+                    for cid in ("worker", "guard", "merchant", "gate_house", "wall"):
+                        card = v["cards"][cid]
+                        vil = card.get("villager")
+                        if all(b["res"][r] >= n for r, n in card["cost"].items()) and not (
+                                vil and b["villagers"][vil] >= {"worker": 5, "guard": 5, "merchant": 3}[vil]):
+                            a = {"type": "build", "card": cid}
+                            if vil == "guard":
+                                a["resource"] = next(r for r in ("iron", "land", "gold", "stone", "wood") if r not in b["guards"])
+                            act(b["seat"], a)
+                            break
+                    else:
+                        act(b["seat"], {"type": "done"})
+                else:
+                    frm = next((r for r in ("wood", "stone", "gold", "land") if b["res"][r]), None)
+                    if frm and b["merchants_left"]:
+                        act(b["seat"], {"type": "upgrade", "from": frm})
+                    else:
+                        act(b["seat"], {"type": "done"})
+                break
+        else:
+            act(None, {"type": "next"})
+    v = view()
+    assert v["finished"] and v["status"] == "finished" and v["winner"]
+    events = client.get(f"/api/games/{gid}/events").get_json()["events"]
+    camera = [e for e in events if e["actor"]["role"] == "device"]
+    rolls = [e for e in camera if e["type"] == "roll"]
+    takes = [e for e in camera if e["type"] == "take"]
+    assert len(rolls) == 7 * 3 and len(takes) > 7 * 3 * 4
+    assert not [e for e in events if e["type"] == "roll" and e["actor"]["role"] != "device"]
