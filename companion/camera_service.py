@@ -15,7 +15,8 @@ import dataclasses
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class CameraRuntime:
         hub.on_status(lambda _s: self._bump())
 
     # -- life cycle ------------------------------------------------------------------------------------
-    def start(self) -> "CameraRuntime":
+    def start(self) -> CameraRuntime:
         self.hub.start()
         if self.watcher is not None and (self._thread is None or not self._thread.is_alive()):
             self._stop.clear()
@@ -208,7 +209,7 @@ class CameraRuntime:
         out.update(
             version=self.version,
             watcher=self.watch_state if self.watcher is not None else "unavailable",
-            watcher_message=WATCHER_TEXT.get(self.watch_state or "", None),
+            watcher_message=WATCHER_TEXT.get(self.watch_state or ""),
             reading=self.last_reading_json, reading_at=self.reading_at, readings=self.readings,
             viewers=self.clients, preview="/api/camera/preview.mjpg",
         )

@@ -20,7 +20,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import LED, Button, Buzzer, Device
 
@@ -74,7 +74,7 @@ class ButtonPanel:
                     shutdown_hold_seconds=shutdown_hold_seconds, led_pin=led_pin, buzzer_pin=buzzer_pin)
 
     @classmethod
-    def from_config(cls, buttons: dict, pin_factory=None) -> "ButtonPanel":
+    def from_config(cls, buttons: dict, pin_factory=None) -> ButtonPanel:
         """A panel from the ``[buttons]`` table of the config."""
         return cls(pins_from_config(buttons), pin_factory=pin_factory, **_options(buttons))
 
@@ -130,7 +130,7 @@ class ButtonPanel:
                 gestures = self._accept(role, st, actual, now)
         self._emit(role, gestures)
 
-    def _schedule_reconcile(self, role: str, st: "_RoleState", delay: float) -> None:
+    def _schedule_reconcile(self, role: str, st: _RoleState, delay: float) -> None:
         if st.reconcile is None or not st.reconcile.is_alive():
             st.reconcile = _timer(delay, self._reconcile, role)
 
@@ -146,7 +146,7 @@ class ButtonPanel:
                 gestures = self._accept(role, st, actual, time.monotonic())
         self._emit(role, gestures)
 
-    def _accept(self, role: str, st: "_RoleState", pressed: bool, now: float) -> list[str]:
+    def _accept(self, role: str, st: _RoleState, pressed: bool, now: float) -> list[str]:
         st.pressed = pressed
         if self.bounce_s:
             st.lockout_until = now + self.bounce_s

@@ -28,7 +28,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -562,7 +563,7 @@ class CameraService:
         self._frames_missing_since = time.monotonic()
 
     # -- life cycle ------------------------------------------------------------------------------------
-    def start(self) -> "CameraService":
+    def start(self) -> CameraService:
         if _kind(self.spec) in ("none", "off"):
             self._set_state("off", None)
             return self

@@ -27,7 +27,7 @@ class FakePicamera2:
     """The slice of picamera2's API the backend uses, with the same names and arguments."""
 
     cameras = [{"Model": "imx708", "Location": 2, "Rotation": 180, "Id": "/base/soc/i2c0mux/i2c@1/imx708@1a"}]
-    instances: list["FakePicamera2"] = []
+    instances: list[FakePicamera2] = []
     fail_after: int | None = None  # raise after this many frames (a cable pulled out)
 
     def __init__(self, camera_num: int = 0) -> None:
