@@ -513,7 +513,7 @@ def demo_frames(seed: int = 0, kind: str = "dice", size=(640, 480)) -> Iterator[
 
 # --- set folders -------------------------------------------------------------------------------
 def write_examples(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, style: str = "castle",
-                   max_side: int = 96) -> int:
+                   max_side: int = 80, photo_side: int = 150) -> int:
     """Write ``dest/examples/<type>/<face>/NN.png`` (crops and small photos). Returns the count."""
     from pathlib import Path
 
@@ -524,7 +524,7 @@ def write_examples(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, st
         d.mkdir(parents=True, exist_ok=True)
         for i in range(per_face):
             img = render_example(rng, typ, face, set_spec=set_spec, style=style, crop=(i % 4 != 3))
-            sc = max_side / max(img.shape[:2]) if i % 4 != 3 else 1.0
+            sc = (max_side if i % 4 != 3 else photo_side) / max(img.shape[:2])
             if sc < 1:
                 img = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
             cv2.imwrite(str(d / f"{i:02d}.png"), img, [cv2.IMWRITE_PNG_COMPRESSION, 9])

@@ -1,0 +1,284 @@
+"""Taught dice and token sets: the set folder format, its validation, the learning cache, reading.
+
+A set folder::
+
+    SET/
+      set.toml                      # optional: name, kind = "dice" | "tokens", labels, meanings
+      examples/<type>/<face>/*.png  # each picture shows ONE die (or token) of that type, that face up
+
+The folder names alone are enough to read a set. ``open_set(name_or_dir)`` accepts a built-in set
+name (``castle-dice``, ``augustus-tokens``) or a folder path and returns a ``SetReader`` whose
+``read(image_bgr)`` follows the ``companion read`` contract (see shared GUIDE.md). Learning takes a
+few seconds and is cached under the user's cache directory, keyed by a hash of the example file
+names, sizes and modification times (and the reader's version), so an edited folder is relearned.
+
+The image maths lives in ``vision.custom``; this module only reads files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import custom
+
+log = logging.getLogger(__name__)
+
+BUILTIN_DIR = Path(__file__).resolve().parent / "sets"
+BUILTIN = ("castle-dice", "augustus-tokens")
+IMAGE_EXT = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+READER_VERSION = "custom-1"     # bump when vision.custom changes what it stores
+MIN_EXAMPLES = 3
+
+
+class SetError(ValueError):
+    """A set folder that cannot be used; the message names the file or face that is wrong."""
+
+
+@dataclass
+class SetInfo:
+    name: str
+    kind: str                                   # "dice" | "tokens"
+    root: Path
+    files: dict[tuple[str, str], list[Path]]    # (type, face) -> example pictures
+    toml: dict = field(default_factory=dict)
+    provisional: bool = False
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({t for t, _ in self.files})
+
+    def faces_of(self, typ: str) -> list[str]:
+        listed = self.toml.get("types", {}).get(typ, {}).get("faces")
+        found = sorted(f for t, f in self.files if t == typ)
+        if listed:
+            return list(dict.fromkeys([f for f in listed if (typ, f) in self.files] + found))
+        return found
+
+    def label(self, what: str, ident: str, lang: str = "en") -> str:
+        """Label of a type (what="type") or face (what="face") in ``lang``; falls back to the id."""
+        table = self.toml.get("types" if what == "type" else "faces", {}).get(ident, {})
+        lab = table.get("label", {})
+        if isinstance(lab, str):
+            return lab
+        return lab.get(lang) or lab.get("en") or ident
+
+    def meaning(self, face: str) -> dict | None:
+        m = self.toml.get("faces", {}).get(face, {}).get("meaning")
+        return dict(m) if isinstance(m, dict) else None
+
+    def value(self, face: str | None) -> int | None:
+        if face is None:
+            return None
+        m = self.meaning(face) or {}
+        if isinstance(m.get("amount"), int):
+            return int(m["amount"])
+        if isinstance(m.get("value"), int):
+            return int(m["value"])
+        if not self.toml:
+            g = re.search(r"(\d+)$", face)
+            return int(g.group(1)) if g else None
+        return None
+
+
+def _is_image(p: Path) -> bool:
+    return p.is_file() and p.suffix.lower() in IMAGE_EXT and not p.name.startswith(".")
+
+
+def resolve(name_or_dir: str | os.PathLike) -> Path:
+    s = str(name_or_dir)
+    if s in BUILTIN:
+        return BUILTIN_DIR / s
+    p = Path(s).expanduser()
+    if p.is_dir():
+        return p
+    if (BUILTIN_DIR / s).is_dir():
+        return BUILTIN_DIR / s
+    raise SetError(f"'{s}' is neither a built-in set ({', '.join(BUILTIN)}) nor a folder that exists")
+
+
+def load_set_folder(name_or_dir: str | os.PathLike) -> tuple[SetInfo, list[str]]:
+    """Read and check a set folder. Raises SetError for what cannot work; returns warnings."""
+    root = resolve(name_or_dir)
+    warnings: list[str] = []
+    meta: dict = {}
+    toml_path = root / "set.toml"
+    if toml_path.exists():
+        try:
+            meta = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise SetError(f"{toml_path}: not valid TOML ({err})") from None
+    ex = root / "examples"
+    if not ex.is_dir():
+        raise SetError(f"{root}: there is no examples/ folder; put pictures in examples/<type>/<face>/")
+    files: dict[tuple[str, str], list[Path]] = {}
+    for tdir in sorted(p for p in ex.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        faces = sorted(p for p in tdir.iterdir() if p.is_dir() and not p.name.startswith("."))
+        stray = [p.name for p in tdir.iterdir() if _is_image(p)]
+        if stray:
+            raise SetError(f"{tdir}: pictures must be inside a face folder (examples/{tdir.name}/<face>/),"
+                           f" found {stray[0]}")
+        if not faces:
+            raise SetError(f"{tdir}: the type folder '{tdir.name}' has no face folders")
+        for fdir in faces:
+            imgs = sorted(p for p in fdir.iterdir() if _is_image(p))
+            if not imgs:
+                raise SetError(f"{fdir}: the face '{tdir.name}/{fdir.name}' has no pictures (.png or .jpg)")
+            if len(imgs) < MIN_EXAMPLES:
+                warnings.append(f"{tdir.name}/{fdir.name} has only {len(imgs)} picture(s); "
+                                f"{MIN_EXAMPLES} to 10 work best")
+            files[(tdir.name, fdir.name)] = imgs
+    if not files:
+        raise SetError(f"{ex}: no examples; expected examples/<type>/<face>/*.png")
+    for typ, spec in (meta.get("types") or {}).items():
+        for face in spec.get("faces", []) if isinstance(spec, dict) else []:
+            if (typ, face) not in files:
+                raise SetError(f"{root}: set.toml lists the face '{typ}/{face}' but examples/{typ}/{face}/"
+                               " is missing or empty")
+    kind = meta.get("kind")
+    if kind not in (None, "dice", "tokens"):
+        raise SetError(f"{toml_path}: kind must be \"dice\" or \"tokens\", not {kind!r}")
+    if kind is None:
+        kind = "tokens" if {t for t, _ in files} == {"token"} else "dice"
+    info = SetInfo(name=str(meta.get("name") or root.name), kind=kind, root=root, files=files, toml=meta,
+                   provisional=bool(meta.get("provisional", False)))
+    return info, warnings
+
+
+def folder_hash(info: SetInfo) -> str:
+    h = hashlib.sha256(READER_VERSION.encode())
+    for key in sorted(info.files):
+        for p in info.files[key]:
+            st = p.stat()
+            h.update(f"{key[0]}/{key[1]}/{p.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    t = info.root / "set.toml"
+    if t.exists():
+        h.update(t.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("COMPANION_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("tabletop-companion")) / "sets"
+
+
+def _read_image(p: Path) -> np.ndarray:
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if img is None:
+        raise SetError(f"{p}: cannot be read as a picture")
+    if min(img.shape[:2]) < 12:
+        raise SetError(f"{p}: the picture is too small ({img.shape[1]}x{img.shape[0]} pixels)")
+    return img
+
+
+def load_examples(info: SetInfo) -> tuple[list[custom.Example], list[str]]:
+    exs, warnings = [], []
+    for (typ, face), paths in sorted(info.files.items()):
+        for p in paths:
+            exs.append(custom.Example(typ, face, _read_image(p), str(p.relative_to(info.root))))
+    sides = np.array([max(e.image.shape[:2]) for e in exs], np.float32)
+    med = float(np.median(sides))
+    for e, s in zip(exs, sides, strict=True):
+        if s > 6 * med or s < med / 6:
+            warnings.append(f"{e.source}: {int(s)} pixels across while most pictures are about {int(med)};"
+                            " mixed sizes are fine for crops vs photos, but check that this one is right")
+    return exs, warnings
+
+
+def learn_set(info: SetInfo, *, use_cache: bool = True) -> tuple[custom.SetModel, list[str], float]:
+    """(model, warnings, seconds spent learning: 0 when it came from the cache)."""
+    key = f"{re.sub(r'[^A-Za-z0-9_.-]', '_', info.name)}-{folder_hash(info)}.npz"
+    path = cache_dir() / key
+    if use_cache and path.exists():
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                model = custom.SetModel.from_arrays(z)
+            return model, list(model.info.get("warnings", [])), 0.0
+        except (OSError, ValueError, KeyError) as err:
+            log.warning("ignoring a broken cache file %s: %s", path, err)
+    t0 = time.perf_counter()
+    exs, warnings = load_examples(info)
+    model, w2 = custom.learn(exs, info.kind)
+    warnings += w2
+    model.info["warnings"] = warnings
+    model.info["name"] = info.name
+    secs = time.perf_counter() - t0
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez_compressed(tmp, **model.to_arrays())
+            os.replace(tmp, path)
+        except OSError as err:
+            log.warning("cannot write the set cache %s: %s", path, err)
+    return model, warnings, secs
+
+
+class SetReader:
+    """Reads one set in still images or camera frames (see ``read``)."""
+
+    def __init__(self, info: SetInfo, model: custom.SetModel, warnings: list[str], learn_seconds: float = 0.0):
+        self.info = info
+        self.model = model
+        self.warnings = warnings
+        self.learn_seconds = learn_seconds
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def kind(self) -> str:
+        return self.info.kind
+
+    def read(self, image_bgr: np.ndarray) -> dict:
+        """``{"dice": [...], "tokens": [...]}``; entries follow the GUIDE ``companion read`` shape."""
+        if image_bgr is None or not hasattr(image_bgr, "shape"):
+            raise ValueError("no picture to read")
+        img = image_bgr
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        elif img.shape[2] == 4:
+            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        out: dict[str, list] = {"dice": [], "tokens": []}
+        for r in custom.read(img, self.model):
+            e = {"x": r["x"], "y": r["y"], "w": r["w"], "h": r["h"], "set": self.info.name,
+                 "type": r["type"] if self.info.kind == "dice" else "token", "face": r["face"],
+                 "value": self.info.value(r["face"]), "confidence": r["confidence"]}
+            if r["face"] is None:
+                e["reason"] = r.get("reason", "unsure")
+            else:
+                m = self.info.meaning(r["face"])
+                if m:
+                    e["meaning"] = m
+            out["dice" if self.info.kind == "dice" else "tokens"].append(e)
+        return out
+
+
+_OPEN: dict[tuple[str, str], SetReader] = {}
+
+
+def open_set(name_or_dir: str | os.PathLike, *, use_cache: bool = True) -> SetReader:
+    """A built-in set name ("castle-dice", "augustus-tokens") or a set folder path -> SetReader."""
+    info, warnings = load_set_folder(name_or_dir)
+    key = (str(info.root.resolve()), folder_hash(info))
+    if use_cache and key in _OPEN:
+        return _OPEN[key]
+    model, w2, secs = learn_set(info, use_cache=use_cache)
+    reader = SetReader(info, model, list(dict.fromkeys(warnings + w2)), secs)
+    if use_cache:
+        _OPEN[key] = reader
+    return reader
