@@ -87,6 +87,7 @@ class CastleCamera:
         self._game_id = game_id
         self.previous: list[dict] = []
         self.solo_rolls: list[str] = []
+        self.camera_faces: dict[int, tuple] = {}  # die id -> (type, face) as the camera read it
         self.sent: list[dict] = []
         self.last_error: str | None = None
 
@@ -197,7 +198,14 @@ class CastleCamera:
             for _ in range(max(0, left[typ])):
                 if len(dice) < n_pool:
                     dice.append({"type": typ, "face": None})
-        self._send(gid, {"type": "roll", "seat": seat, "dice": dice, "source": "camera"})
+        first_id = state["next_die"]
+        if self._send(gid, {"type": "roll", "seat": seat, "dice": dice, "source": "camera"}):
+            # remember what the camera read for each new die: after a hand correction on the phone
+            # the camera still sees the old face, and the die must still be found when it is taken
+            after = self.table.state(gid)
+            for d in after["supply"] + [x for camp in after["camps"] for x in camp]:
+                if d["id"] >= first_id:
+                    self.camera_faces[d["id"]] = (d["type"], d["face"])
 
     def _gather(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> None:
         # a die that only changed face (same type appears once removed, once added): a correction
@@ -208,6 +216,7 @@ class CastleCamera:
             die = self._find(state, match)
             if die is not None:
                 self._send(gid, {"type": "correct_die", "die": die["id"], "face": a["face"]})
+                self.camera_faces[die["id"]] = (die["type"], a["face"])
                 state = self.table.state(gid)
             removed.remove(match)
             added.remove(a)
@@ -220,6 +229,8 @@ class CastleCamera:
             if self._bot_turn(state):
                 self._send(gid, {"type": "next"})
                 continue
+            if self._in_camp(state, r):
+                continue  # corrected into a barbarian on the phone, then carried to the camp
             die = self._find(state, r)
             if die is None:
                 self.last_error = f"a {r['type']} die left the tray but is not in the supply"
@@ -229,10 +240,19 @@ class CastleCamera:
                 action["face"] = r["face"]  # confirms an unsure reading
             self._send(gid, action)
 
-    @staticmethod
-    def _find(state: dict, entry: dict) -> dict | None:
-        """The supply die a reading entry stands for: same type and face, else an unsure one."""
+    def _in_camp(self, state: dict, entry: dict) -> bool:
+        seen = {i for i, tf in self.camera_faces.items() if tf == (entry["type"], entry["face"])}
+        in_supply = {d["id"] for d in state["supply"]}
+        in_camps = {d["id"] for camp in state["camps"] for d in camp}
+        return bool(seen & in_camps) and not seen & in_supply
+
+    def _find(self, state: dict, entry: dict) -> dict | None:
+        """The supply die a reading entry stands for: the one the camera read so (even if it was
+        corrected by hand since), else the same type and face, else an unsure one of that type."""
         supply = state["supply"]
+        for d in supply:
+            if self.camera_faces.get(d["id"]) == (entry["type"], entry["face"]):
+                return d
         for d in supply:
             if (entry["type"] in (None, d["type"])) and d["face"] == entry["face"] and d["face"] is not None:
                 return d
