@@ -411,6 +411,43 @@ def _split_by_shape(ps: list[Pip]) -> list[list[Pip]]:
     return [lo, hi]
 
 
+def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
+    """A linked group that is not one face (top face merged with a side face, or two dice):
+    find its largest sub-groups that are valid faces, roundest (then highest) first."""
+    n = len(ps)
+    if n > 14:
+        return []
+    pts = np.array([[p.x, p.y] for p in ps])
+    dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    r = float(np.median([p.a for p in ps]))
+    maxd = 7.0 * r
+    valid: list[tuple[frozenset, _Face]] = []
+
+    def grow(sub: list[int], start: int) -> None:
+        if len(sub) >= 2:
+            face = _make_face(gs_by_pol, [ps[i] for i in sub])
+            if face.ok:
+                valid.append((frozenset(sub), face))
+        if len(sub) == 6:
+            return
+        for j in range(start, n):
+            if all(dm[i, j] <= maxd and _similar(ps[i], ps[j], 1.3) for i in sub):
+                grow(sub + [j], j + 1)
+
+    for i in range(n):
+        grow([i], i + 1)
+    maximal = [(s, f) for s, f in valid if not any(s < t for t, _g in valid)]
+    maximal.sort(key=lambda sf: (-round(sf[1].roundness, 2), -len(sf[0]), sf[1].cy))
+    used: set[int] = set()
+    out = []
+    for sub, face in maximal:
+        if sub & used:
+            continue
+        used |= sub
+        out.append(face)
+    return out
+
+
 def _components(pips: list[Pip], ok_pair) -> list[list[int]]:
     n = len(pips)
     uf = _UF(n)
@@ -441,17 +478,11 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if not f.ok:
-            parts = _split_by_shape(ps)
-            if len(parts) > 1:
-                sub = [_make_face(gs_by_pol, part) if len(part) > 1 else None for part in parts]
-                if any(sf is not None and sf.ok for sf in sub):
-                    for part, sf in zip(parts, sub):
-                        if sf is None:
-                            singles.extend(part)
-                        else:
-                            faces.append(sf)
-                    continue
+        if not f.ok and len(ps) > 2:
+            subs = _sub_faces(gs_by_pol, ps)
+            if subs:
+                faces.extend(subs)
+                continue
         faces.append(f)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p)]
@@ -507,6 +538,17 @@ def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
     return [f for f, k in zip(faces, keep) if k]
 
 
+def _all_pips(gray: np.ndarray) -> tuple[list[Pip], dict[int, np.ndarray]]:
+    """Pips of both polarities, and the blurred grey image each polarity was measured on."""
+    gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    half_s = cv2.GaussianBlur(half, (3, 3), 0)
+    gs_light = 255 - gs_dark
+    pips = (_find_pips((gray, gs_dark), (half, half_s), +1)
+            + _find_pips((255 - gray, gs_light), (255 - half, 255 - half_s), -1))
+    return pips, {+1: gs_dark, -1: gs_light}
+
+
 def read_pips(image_bgr: np.ndarray) -> list[dict]:
     """Read every standard pip die in a BGR (or grey) image.
 
@@ -524,13 +566,8 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         scale = _MAX_SIDE / max(img.shape[:2])
         work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
-    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    half_s = cv2.GaussianBlur(half, (3, 3), 0)
-    gs_light = 255 - gs_dark
-    pips = (_find_pips((gray, gs_dark), (half, half_s), +1)
-            + _find_pips((255 - gray, gs_light), (255 - half, 255 - half_s), -1))
-    faces = _faces({+1: gs_dark, -1: gs_light}, work, pips)
+    pips, gs_by_pol = _all_pips(gray)
+    faces = _faces(gs_by_pol, work, pips)
     faces = _pick_top_faces(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
