@@ -22,6 +22,7 @@ a tap on a phone; refusals are kept in :attr:`CastleCamera.last_error` (and logg
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -52,7 +53,7 @@ def normalise_face(face: Any) -> str | None:
 
 
 def die_entries(reading: Any) -> list[dict]:
-    """The dice of a reading as ``[{"type", "face"}]`` (a list, or a dict with ``dice``)."""
+    """The dice of a reading as ``[{"type", "face", "x", "y"}]`` (a list, or a dict with ``dice``)."""
     if reading is None:
         return []
     if isinstance(reading, dict):
@@ -60,22 +61,50 @@ def die_entries(reading: Any) -> list[dict]:
     out = []
     for d in reading:
         if not isinstance(d, dict):
-            d = {k: getattr(d, k, None) for k in ("type", "face")}
+            d = {k: getattr(d, k, None) for k in ("type", "face", "x", "y")}
         typ = str(d.get("type") or "").lower() or None
-        out.append({"type": typ, "face": normalise_face(d.get("face"))})
+        e = {"type": typ, "face": normalise_face(d.get("face"))}
+        if d.get("x") is not None and d.get("y") is not None:
+            e["x"], e["y"] = float(d["x"]), float(d["y"])
+            e["size"] = float(max(d.get("w") or 0, d.get("h") or 0) or 30.0)
+        out.append(e)
     return out
 
 
+def _dist(a: dict, b: dict) -> float:
+    if "x" not in a or "x" not in b:
+        return 0.0
+    return math.hypot(a["x"] - b["x"], a["y"] - b["y"])
+
+
 def diff(before: list[dict], after: list[dict]) -> tuple[list[dict], list[dict]]:
-    """``(added, removed)`` between two readings, as multisets of (type, face).
+    """``(added, removed)`` between two readings: dice of the same type and face are paired, the
+    nearest first when positions are known, so the unpaired ones keep their own position.
 
     >>> diff([{"type": "wood", "face": "wood1"}], [{"type": "wood", "face": "wood1"}, {"type": "gold", "face": "horse"}])
     ([{'type': 'gold', 'face': 'horse'}], [])
+    >>> a, r = diff([{"type": "wood", "face": "wood1", "x": 0, "y": 0}, {"type": "wood", "face": "wood1", "x": 90, "y": 0}],
+    ...             [{"type": "wood", "face": "wood1", "x": 91, "y": 1}])
+    >>> a, r[0]["x"]
+    ([], 0.0)
     """
-    a = Counter((d["type"], d["face"]) for d in after)
-    b = Counter((d["type"], d["face"]) for d in before)
-    added = [{"type": t, "face": f} for (t, f), n in (a - b).items() for _ in range(n)]
-    removed = [{"type": t, "face": f} for (t, f), n in (b - a).items() for _ in range(n)]
+    added: list[dict] = []
+    removed: list[dict] = []
+    keys = {(d["type"], d["face"]) for d in before + after}
+    for key in keys:
+        b = [d for d in before if (d["type"], d["face"]) == key]
+        a = [d for d in after if (d["type"], d["face"]) == key]
+        pairs = sorted((_dist(x, y), i, j) for i, x in enumerate(b) for j, y in enumerate(a))
+        used_b: set[int] = set()
+        used_a: set[int] = set()
+        for _dd, i, j in pairs:
+            if i not in used_b and j not in used_a:
+                used_b.add(i)
+                used_a.add(j)
+        removed += [{**x, "x": float(x["x"]), "y": float(x["y"])} if "x" in x else dict(x)
+                    for i, x in enumerate(b) if i not in used_b]
+        added += [{**y, "x": float(y["x"]), "y": float(y["y"])} if "x" in y else dict(y)
+                  for j, y in enumerate(a) if j not in used_a]
     return added, removed
 
 
@@ -87,7 +116,7 @@ class CastleCamera:
         self._game_id = game_id
         self.previous: list[dict] = []
         self.solo_rolls: list[str] = []
-        self.camera_faces: dict[int, tuple] = {}  # die id -> (type, face) as the camera read it
+        self.camera_faces: dict[int, dict] = {}  # die id -> the camera's entry (type, face, x, y)
         self.sent: list[dict] = []
         self.last_error: str | None = None
 
@@ -183,6 +212,7 @@ class CastleCamera:
             return
         pool = Counter(state["boards"][seat]["pool"])
         dice, left = [], Counter(pool)
+        entries = list(added)
         for d in added:
             typ = d["type"] if d["type"] in RES else None
             if typ is None or left[typ] <= 0:  # an unknown colour: let the rules match it by face
@@ -198,25 +228,30 @@ class CastleCamera:
             for _ in range(max(0, left[typ])):
                 if len(dice) < n_pool:
                     dice.append({"type": typ, "face": None})
+                    entries.append({"type": typ, "face": None})
         first_id = state["next_die"]
         if self._send(gid, {"type": "roll", "seat": seat, "dice": dice, "source": "camera"}):
-            # remember what the camera read for each new die: after a hand correction on the phone
-            # the camera still sees the old face, and the die must still be found when it is taken
-            after = self.table.state(gid)
-            for d in after["supply"] + [x for camp in after["camps"] for x in camp]:
-                if d["id"] >= first_id:
-                    self.camera_faces[d["id"]] = (d["type"], d["face"])
+            # remember what the camera saw of each new die (face and place): after a hand
+            # correction on the phone the camera still sees the old face, and the die taken from
+            # the tray must be found by where it lay. The rules number the dice in the order sent,
+            # those known by neither type nor face last.
+            seen = [e for e, d in zip(entries, dice, strict=True) if d.get("type") or d.get("face")]
+            seen += [e for e, d in zip(entries, dice, strict=True) if not (d.get("type") or d.get("face"))]
+            for i, e in enumerate(seen):
+                self.camera_faces[first_id + i] = e
 
     def _gather(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> None:
         # a die that only changed face (same type appears once removed, once added): a correction
         for a in list(added):
-            match = next((r for r in removed if r["type"] == a["type"]), None)
+            near = [r for r in removed if r["type"] == a["type"]
+                    and _dist(r, a) <= 0.8 * max(r.get("size", 30.0), a.get("size", 30.0))]
+            match = min(near, key=lambda r: _dist(r, a)) if near else None
             if match is None or a["face"] is None:
                 continue
             die = self._find(state, match)
             if die is not None:
                 self._send(gid, {"type": "correct_die", "die": die["id"], "face": a["face"]})
-                self.camera_faces[die["id"]] = (die["type"], a["face"])
+                self.camera_faces[die["id"]] = a
                 state = self.table.state(gid)
             removed.remove(match)
             added.remove(a)
@@ -240,19 +275,30 @@ class CastleCamera:
                 action["face"] = r["face"]  # confirms an unsure reading
             self._send(gid, action)
 
+    def _known(self, state: dict, entry: dict, where: list[dict]) -> dict | None:
+        """The die in ``where`` the camera saw as ``entry`` (same type and face as read), nearest first."""
+        cands = [d for d in where if (self.camera_faces.get(d["id"]) or {}).get("face") == entry["face"]
+                 and (self.camera_faces.get(d["id"]) or {}).get("type") == entry["type"]]
+        if not cands:
+            return None
+        return min(cands, key=lambda d: _dist(self.camera_faces[d["id"]], entry))
+
     def _in_camp(self, state: dict, entry: dict) -> bool:
-        seen = {i for i, tf in self.camera_faces.items() if tf == (entry["type"], entry["face"])}
-        in_supply = {d["id"] for d in state["supply"]}
-        in_camps = {d["id"] for camp in state["camps"] for d in camp}
-        return bool(seen & in_camps) and not seen & in_supply
+        camps = [d for camp in state["camps"] for d in camp]
+        camp_die = self._known(state, entry, camps)
+        if camp_die is None:
+            return False
+        supply_die = self._known(state, entry, state["supply"])
+        return supply_die is None or (_dist(self.camera_faces[camp_die["id"]], entry)
+                                      < _dist(self.camera_faces[supply_die["id"]], entry))
 
     def _find(self, state: dict, entry: dict) -> dict | None:
-        """The supply die a reading entry stands for: the one the camera read so (even if it was
+        """The supply die a reading entry stands for: the one the camera saw there (even if it was
         corrected by hand since), else the same type and face, else an unsure one of that type."""
         supply = state["supply"]
-        for d in supply:
-            if self.camera_faces.get(d["id"]) == (entry["type"], entry["face"]):
-                return d
+        known = self._known(state, entry, supply)
+        if known is not None:
+            return known
         for d in supply:
             if (entry["type"] in (None, d["type"])) and d["face"] == entry["face"] and d["face"] is not None:
                 return d
