@@ -153,6 +153,19 @@ class CameraRuntime:
         self.watch_state = None
         self._bump()
 
+    def set_reader(self, reader: Callable | None) -> None:
+        """Another dice reader for the roll watcher (e.g. a custom dice set for the game at the
+        table): ``RollWatcher(reader=reader)``; None goes back to the default (pip dice)."""
+        base = _load_watcher_factory()
+        if base is None:
+            return
+        self.watcher_factory = base if reader is None else (lambda: base(reader=reader))
+        self.watcher = self.watcher_factory()
+        self.watch_state = None
+        if self._thread is None and not self._stop.is_set() and self.hub._thread is not None:
+            self.start()
+        self._bump()
+
     def on_reading(self, fn: Callable[[Any], None]) -> None:
         """``fn(reading)`` once per settled roll (e.g. to fill the dice of the current turn)."""
         self._reading_listeners.append(fn)

@@ -8,7 +8,7 @@ stable when the light in the room changes. Backends, chosen by a *spec* string:
 ``picamera2[:N]``         a Raspberry Pi camera module (libcamera), imported lazily
 ``usb:N``                 a USB webcam through OpenCV ``VideoCapture`` (``/dev/videoN``)
 ``replay:PATH``           a folder of images or a video file, looping (``?fps=10&hold=3``)
-``synthetic[:pips]``      a demo tray with dice (``vision.render`` if present, else pip dice)
+``synthetic[:render]``    a demo tray with pip dice (``:render``: custom dice from ``vision.render``)
 ``none``                  no camera: dice are entered by hand
 ``auto``                  picamera2, then ``usb:0``, then the demo camera
 ========================  ====================================================================
@@ -213,7 +213,7 @@ def draw_die(img: np.ndarray, cx: float, cy: float, side: float, value: int, ang
     cv2.polylines(img, [box], True, (150, 150, 150), 1, cv2.LINE_AA)
     rad = np.deg2rad(angle)
     ca, sa = np.cos(rad), np.sin(rad)
-    step = side * 0.27
+    step = side * 0.25
     for px, py in PIPS[value]:
         x = cx + (px * ca - py * sa) * step
         y = cy + (px * sa + py * ca) * step
@@ -224,6 +224,8 @@ def draw_die(img: np.ndarray, cx: float, cy: float, side: float, value: int, ang
 def draw_scene(rng: random.Random, size: tuple[int, int] = (640, 480), n_dice: int | None = None
                ) -> tuple[np.ndarray, list[dict]]:
     """A tray with a few pip dice; returns the image and the truth ``[{x, y, value}]``."""
+    import cv2
+
     w, h = size
     img = _draw_tray(size, rng)
     n = n_dice if n_dice is not None else rng.randint(2, 5)
@@ -239,7 +241,7 @@ def draw_scene(rng: random.Random, size: tuple[int, int] = (640, 480), n_dice: i
         value = rng.randint(1, 6)
         draw_die(img, x, y, side, value, rng.uniform(0, 90))
         truth.append({"x": round(x, 1), "y": round(y, 1), "value": value, "type": "d6"})
-    return img, truth
+    return cv2.GaussianBlur(img, (5, 5), 0), truth  # a lens is never pin-sharp
 
 
 def _renderer() -> Callable | None:
@@ -259,7 +261,7 @@ class SyntheticCamera(Camera):
 
     def __init__(self, fps: float = 10.0, size: tuple[int, int] = (640, 480), seed: int | None = None,
                  empty_s: float = 1.0, rolling_s: float = 1.0, settled_s: float = 4.0,
-                 realtime: bool = True, use_renderer: bool = True) -> None:
+                 realtime: bool = True, use_renderer: bool = False) -> None:
         self.fps = fps or 10.0
         self.size = size
         self.rng = random.Random(seed)
@@ -477,8 +479,10 @@ def open_camera(spec: str, *, fps: float = 10.0, size: tuple[int, int] = DEFAULT
     s = parse_spec(spec)
     if s.kind in ("none", "off"):
         return NoCamera()
-    if s.kind in ("synthetic", "demo"):  # synthetic:pips draws standard pip dice, never the renderer
-        return SyntheticCamera(fps=fps, realtime=realtime, use_renderer=s.arg != "pips")
+    if s.kind in ("synthetic", "demo"):
+        # standard pip dice (what the default roll watcher reads); synthetic:render shows the
+        # custom dice of vision.render (Castle Dice) instead
+        return SyntheticCamera(fps=fps, realtime=realtime, use_renderer=s.arg == "render")
     if s.kind == "replay":
         opts = s.options or {}
         return ReplayCamera(s.arg, fps=float(opts.get("fps", fps)), hold=float(opts.get("hold", 3.0)),

@@ -93,7 +93,9 @@ def test_synthetic_camera_rolls_and_settles():
 
 
 def test_synthetic_uses_the_renderer_when_present():
-    cam = open_camera("synthetic", realtime=False)
+    pytest.importorskip("vision.render")
+    cam = open_camera("synthetic:render", realtime=False)
+    assert cam._render is not None
     for _ in range(15):
         frame = cam.read()
     assert frame is not None and cam.rolls == 1 and cam.truth
