@@ -33,6 +33,7 @@ DSIDE = 20
 PRE_BLUR = 0.8
 COLOUR_FLOOR = np.array([0.02, 0.02, 0.15], np.float32)     # per-pixel sd floors
 DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floors
+PIX_SD_CAP = np.array([0.06, 0.06, 0.35], np.float32)
 PIXEL_D2 = 10.0     # squared colour distance that still counts as "body"
 MAX_CANDIDATES = 60
 DEBUG = False
@@ -287,6 +288,17 @@ def edge_map(img_bgr: np.ndarray) -> np.ndarray:
     return cv2.dilate(e, np.ones((3, 3), np.uint8))
 
 
+def _drop_border(m: np.ndarray) -> np.ndarray:
+    """Remove components touching the picture border (the table), so their holes stay holes."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(m, 4)
+    h, w = m.shape
+    bad = np.zeros(n, bool)
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    bad[(x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)] = True
+    bad[0] = True
+    return np.where(bad[lab], 0, 255).astype(np.uint8)
+
+
 def _components(mask: np.ndarray, min_area: float, shape: str, allow_border: bool,
                 edges: np.ndarray | None = None):
     h, w = mask.shape
@@ -295,6 +307,8 @@ def _components(mask: np.ndarray, min_area: float, shape: str, allow_border: boo
     if edges is not None:
         m = cv2.bitwise_and(mask, cv2.bitwise_not(edges))
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if not allow_border:
+            m = _drop_border(m)
         m = _fill_holes(m)
         m = cv2.dilate(m, np.ones((3, 3), np.uint8))
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, ker)
@@ -591,8 +605,27 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     for i in range(len(types)):
         allf = np.concatenate(pix[i]) if pix[i] else np.zeros((1, 3), np.float32)
         pix_mu[i], pix_sd[i] = _robust_stats(allf, COLOUR_FLOOR)
+    pix_sd = np.minimum(pix_sd, PIX_SD_CAP)
     partial = SetModel(kind, shape, types, labels, pix_mu, pix_sd, pix_mu, pix_sd,
                        np.zeros((0, 1), np.float32), np.zeros(0, np.int32))
+    # refine the body colours from the detector's own view of each example
+    for _ in range(2):
+        conts = [_example_object(e.image, partial, tindex[e.type]) for e in examples]
+        pix = {i: [] for i in range(len(types))}
+        for e, c in zip(examples, conts, strict=True):
+            if c is None:
+                continue
+            m = np.zeros(e.image.shape[:2], np.uint8)
+            cv2.drawContours(m, [c], -1, 255, -1)
+            m = cv2.erode(m, None, iterations=2)
+            f = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))[m > 0]
+            if len(f) > 3000:
+                f = f[np.random.default_rng(0).choice(len(f), 3000, replace=False)]
+            pix[tindex[e.type]].append(f)
+        for i in range(len(types)):
+            if pix[i]:
+                pix_mu[i], sd = _robust_stats(np.concatenate(pix[i]), COLOUR_FLOOR)
+                pix_sd[i] = np.minimum(sd, PIX_SD_CAP)
     # pass 2: the detector's own view of each example -> descriptors and die colours
     descs, cls, src, cols = [], [], [], {i: [] for i in range(len(types))}
     patches: list[np.ndarray] = []
@@ -602,12 +635,15 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         c = _example_object(e.image, partial, tindex[e.type])
         if c is None:
             c = c1
+        feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
         if c is None:
-            if min(e.image.shape[:2]) > 400:
+            c = _whole(e.image)
+            z = (np.median(feat[feat.shape[0] // 4: -feat.shape[0] // 4 or None,
+                                feat.shape[1] // 4: -feat.shape[1] // 4 or None].reshape(-1, 3), axis=0)
+                 - pix_mu[tindex[e.type]]) / pix_sd[tindex[e.type]]
+            if float((z * z).sum()) > 4 * PIXEL_D2:
                 warnings.append(f"{e.source or e.face}: no {e.type} die or token found in the picture; skipped")
                 continue
-            c = _whole(e.image)
-        feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
         patch = canonical_patch(e.image, c, shape)
         patches.append(patch)
         for a in _augment(patch):
