@@ -380,6 +380,22 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     return True
 
 
+def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
+    """A 2's centre and its two empty corners must be plain die body, like the pips' rings."""
+    cx, cy = 0.5 * (p.x + q.x), 0.5 * (p.y + q.y)
+    hx, hy = 0.5 * (q.x - p.x), 0.5 * (q.y - p.y)
+    body = 0.5 * (p.ring + q.ring)
+    contrast = 0.5 * (p.contrast + q.contrast)
+    for k in (0.0, 0.9, -0.9):
+        x, y = int(round(cx - k * hy)), int(round(cy + k * hx))
+        if not (1 <= x < gs.shape[1] - 1 and 1 <= y < gs.shape[0] - 1):
+            return False
+        v = float(gs[y - 1:y + 2, x - 1:x + 2].mean())
+        if abs(v - body) > 0.3 * contrast + 8:
+            return False
+    return True
+
+
 def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
     asym, near, far = _body_extent(img, p)
@@ -478,6 +494,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
+        if len(ps) == 2 and f.ok and not _two_is_plain(gs_by_pol[ps[0].polarity], *ps):
+            continue
         if not f.ok and len(ps) > 2:
             subs = _sub_faces(gs_by_pol, ps)
             if subs:
@@ -493,7 +511,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             r = 0.5 * (p.a + q.a)
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
-            if 4.4 * rb < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q):
+            if (4.4 * rb < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q)
+                    and _two_is_plain(gs_by_pol[p.polarity], p, q)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
