@@ -282,3 +282,139 @@ def open_set(name_or_dir: str | os.PathLike, *, use_cache: bool = True) -> SetRe
     if use_cache:
         _OPEN[key] = reader
     return reader
+
+
+# --- teaching ----------------------------------------------------------------------------------
+def crop_object(frame_bgr: np.ndarray, margin: float = 0.18) -> tuple[np.ndarray, bool]:
+    """Crop the one die/token in a camera frame. Returns (crop, found); the whole frame if not found."""
+    h, w = frame_bgr.shape[:2]
+    if max(h, w) <= 160:  # already a close-up
+        return frame_bgr.copy(), True
+    small = frame_bgr
+    sc = 1.0
+    if max(h, w) > 640:
+        sc = max(h, w) / 640
+        small = cv2.resize(frame_bgr, (int(w / sc), int(h / sc)), interpolation=cv2.INTER_AREA)
+    m = custom.segment_single(small)
+    if m is None:
+        return frame_bgr.copy(), False
+    x, y, bw, bh = cv2.boundingRect(m)
+    x, y, bw, bh = x * sc, y * sc, bw * sc, bh * sc
+    mx, my = bw * margin, bh * margin
+    x0, y0 = int(max(0, x - mx)), int(max(0, y - my))
+    x1, y1 = int(min(w, x + bw + mx)), int(min(h, y + bh + my))
+    return frame_bgr[y0:y1, x0:x1].copy(), True
+
+
+def template_steps(like: str | None = None, faces: list[str] | None = None) -> tuple[dict, list[tuple[str, str]]]:
+    """(set.toml dict to start from, [(type, face), ...] to ask for, in order).
+
+    ``like`` is a built-in set or a set folder whose set.toml lists types and faces; ``faces`` is an
+    explicit list of "type/face" (or "face" for tokens)."""
+    meta: dict = {}
+    steps: list[tuple[str, str]] = []
+    if like:
+        root = resolve(like)
+        t = root / "set.toml"
+        if t.exists():
+            meta = tomllib.loads(t.read_text(encoding="utf-8"))
+        for typ, spec in (meta.get("types") or {}).items():
+            for f in spec.get("faces", []):
+                if (typ, f) not in steps:
+                    steps.append((typ, f))
+        if not steps:
+            info, _ = load_set_folder(root)
+            steps = sorted(info.files)
+    for item in faces or []:
+        typ, _, face = item.strip().rpartition("/")
+        typ = typ or "token"
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", typ) or not re.fullmatch(r"[A-Za-z0-9_.-]+", face):
+            raise SetError(f"'{item}' is not a face name: use letters, digits, '-' or '_' as TYPE/FACE")
+        if (typ, face) not in steps:
+            steps.append((typ, face))
+    if not steps:
+        raise SetError("nothing to teach: give a set to copy the faces from, or the faces as TYPE/FACE")
+    return meta, steps
+
+
+class TeachSession:
+    """A set folder being built capture by capture (used by ``companion teach`` and the teach API)."""
+
+    def __init__(self, root: str | os.PathLike, steps: list[tuple[str, str]], meta: dict | None = None,
+                 kind: str | None = None):
+        self.root = Path(root)
+        self.steps = list(steps)
+        self.meta = dict(meta or {})
+        if kind is None:
+            kind = self.meta.get("kind") or ("tokens" if {t for t, _ in steps} == {"token"} else "dice")
+        self.kind = kind
+        (self.root / "examples").mkdir(parents=True, exist_ok=True)
+
+    def _dir(self, typ: str, face: str) -> Path:
+        if (typ, face) not in self.steps:
+            raise SetError(f"'{typ}/{face}' is not one of the faces being taught")
+        return self.root / "examples" / typ / face
+
+    def captures(self, typ: str, face: str) -> list[Path]:
+        d = self._dir(typ, face)
+        return sorted(p for p in d.glob("*.png")) if d.is_dir() else []
+
+    def add(self, typ: str, face: str, frame_bgr: np.ndarray, *, crop: bool = True) -> tuple[Path, bool]:
+        if frame_bgr is None or getattr(frame_bgr, "ndim", 0) != 3:
+            raise SetError("the camera gave no picture; check that it is connected and try again")
+        img, found = crop_object(frame_bgr) if crop else (frame_bgr, True)
+        d = self._dir(typ, face)
+        d.mkdir(parents=True, exist_ok=True)
+        existing = self.captures(typ, face)
+        n = int(existing[-1].stem) + 1 if existing and existing[-1].stem.isdigit() else len(existing)
+        path = d / f"{n:02d}.png"
+        if not cv2.imwrite(str(path), img):
+            raise SetError(f"cannot write {path}")
+        return path, found
+
+    def redo(self, typ: str, face: str) -> Path | None:
+        """Forget the last capture of a face (returns the removed file)."""
+        caps = self.captures(typ, face)
+        if not caps:
+            return None
+        caps[-1].unlink()
+        return caps[-1]
+
+    def clear(self, typ: str, face: str) -> None:
+        for p in self.captures(typ, face):
+            p.unlink()
+
+    def status(self) -> list[dict]:
+        return [{"type": t, "face": f, "captured": len(self.captures(t, f))} for t, f in self.steps]
+
+    def write_toml(self, name: str) -> Path:
+        import tomli_w
+
+        meta = {k: v for k, v in self.meta.items() if k not in ("name", "provisional", "provenance")}
+        meta["name"] = name
+        meta["kind"] = self.kind
+        meta["provisional"] = False
+        meta["provenance"] = "taught with companion teach"
+        types: dict = {}
+        for t, f in self.steps:
+            if not self.captures(t, f):
+                continue
+            spec = dict((self.meta.get("types") or {}).get(t, {}))
+            spec["faces"] = [ff for tt, ff in self.steps if tt == t and self.captures(tt, ff)]
+            types[t] = spec
+        meta["types"] = types
+        faces = {f: v for f, v in (self.meta.get("faces") or {}).items() if any(ff == f for _, ff in self.steps)}
+        meta["faces"] = faces
+        path = self.root / "set.toml"
+        path.write_text(tomli_w.dumps(meta), encoding="utf-8")
+        return path
+
+    def save(self, name: str | None = None) -> SetReader:
+        """Write set.toml, check the folder and learn it; raises SetError when a face has no picture."""
+        missing = [f"{t}/{f}" for t, f in self.steps if not self.captures(t, f)]
+        if missing:
+            raise SetError(f"no picture yet for {', '.join(missing[:5])}{' …' if len(missing) > 5 else ''};"
+                           " capture them or leave them out")
+        self.write_toml(name or self.root.name)
+        _OPEN.clear()
+        return open_set(self.root)
