@@ -148,6 +148,13 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
         q25, q75 = np.percentile(ring, (25, 75))
         if q75 - q25 > 0.3 * contrast + 6:
             continue
+        if a > 4:
+            # A pip is dark all through; a whole dark die (with light pips in it) is not.
+            ca_, sa_ = math.cos(th), math.sin(th)
+            inner = [gs[int(round(cy + k * a * sa_ + j * b * ca_)), int(round(cx + k * a * ca_ - j * b * sa_))]
+                     for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35))]
+            if max(inner) > spot + 0.6 * contrast:
+                continue
         if f != 1.0:
             cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
         pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 # Pip positions on a face in units of half the face side, origin at the face centre.
-_P = 0.5
+_P = 0.56
 PIP_LAYOUT = {
     1: [(0, 0)],
     2: [(-_P, -_P), (_P, _P)],
@@ -205,7 +205,7 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
         jitter = 0 if touching else cell * 0.15
         dice.append(Die(cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), s,
                         int(rng.integers(1, 7)), angle=0.0 if touching else float(rng.uniform(0, 90)),
-                        colour=str(rng.choice(list(colours))), pip_ratio=float(rng.uniform(0.17, 0.24))))
+                        colour=str(rng.choice(list(colours))), pip_ratio=float(rng.uniform(0.15, 0.22))))
     return Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
                  tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
                  blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),
