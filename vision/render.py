@@ -235,6 +235,8 @@ def _arrange(icon: np.ndarray, n: int) -> np.ndarray:
 
 def icon_mask(face: str, style: str = "castle") -> np.ndarray:
     """128x128 uint8 mask (255 = icon) for a face id."""
+    if face == "blank":
+        return _canvas()
     if style == "glyph":
         return _glyph_icon(face)
     for res in _RESOURCES:

@@ -1,0 +1,77 @@
+"""Fixtures for the teach-by-example reader: rendered set folders and scenes it never learned from."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from vision import render
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_dir(tmp_path_factory):
+    old = os.environ.get("COMPANION_CACHE_DIR")
+    os.environ["COMPANION_CACHE_DIR"] = str(tmp_path_factory.mktemp("set-cache"))
+    yield
+    if old is None:
+        os.environ.pop("COMPANION_CACHE_DIR", None)
+    else:
+        os.environ["COMPANION_CACHE_DIR"] = old
+
+
+def make_set(tmp_path_factory, name: str, spec: dict, style: str, seed: int, per_face: int = 5):
+    folder = tmp_path_factory.mktemp(name)
+    render.write_examples(folder, spec, per_face=per_face, seed=seed, style=style)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def castle_set(tmp_path_factory):
+    return make_set(tmp_path_factory, "castle", render.CASTLE_DICE, "castle", seed=11)
+
+
+@pytest.fixture(scope="session")
+def alt_set(tmp_path_factory):
+    """Held-out style: random glyph icons, other colours, two types that differ only in colour."""
+    return make_set(tmp_path_factory, "alt", render.ALT_DICE, "glyph", seed=12)
+
+
+@pytest.fixture(scope="session")
+def token_set(tmp_path_factory):
+    return make_set(tmp_path_factory, "tokens", render.AUGUSTUS_TOKENS, "castle", seed=13)
+
+
+@pytest.fixture(scope="session")
+def alt_token_set(tmp_path_factory):
+    return make_set(tmp_path_factory, "alt-tokens", render.ALT_TOKENS, "glyph", seed=14)
+
+
+def score(reader, spec: dict, style: str, seed: int, scenes: int, hard: bool = True) -> dict:
+    """Per-object accuracy of type+face over rendered scenes (abstentions and misses count as wrong)."""
+    rng = np.random.default_rng(seed)
+    total = right = abstained = missed = 0
+    for _ in range(scenes):
+        img, truth = render.render_scene(rng, set_spec=spec, style=style, hard=hard)
+        res = reader.read(img)
+        dets = res["dice"] + res["tokens"]
+        used: set[int] = set()
+        for t in truth:
+            total += 1
+            best, bd = None, 1e9
+            for j, d in enumerate(dets):
+                dd = float(np.hypot(d["x"] - t["x"], d["y"] - t["y"]))
+                if j not in used and dd < bd:
+                    best, bd = j, dd
+            if best is None or bd > 0.6 * max(t["w"], t["h"]):
+                missed += 1
+                continue
+            used.add(best)
+            d = dets[best]
+            if d["face"] is None:
+                abstained += 1
+            elif d["face"] == t["face"] and (d["type"] == t["type"] or t["kind"] == "token"):
+                right += 1
+    return {"total": total, "right": right, "accuracy": right / max(total, 1), "abstained": abstained,
+            "missed": missed}
