@@ -100,7 +100,7 @@ TRAY_PAGE = """<!doctype html>
 <script src="{{ url_for('static', filename='camera.js') }}"></script>
 <script>
   var lang = localStorage.getItem("lang") || ((navigator.language || "en").toLowerCase().indexOf("el") === 0 ? "el" : "en");
-  TabletopCamera.mount(document.getElementById("camera"), {lang: lang}).status;
+  TabletopCamera.mount(document.getElementById("camera"), {lang: lang});
   document.querySelector(".camera-toggle") && setTimeout(function () { document.querySelector(".camera-toggle").click(); }, 300);
 </script>
 </body></html>"""

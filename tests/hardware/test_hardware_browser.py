@@ -54,6 +54,9 @@ def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory,
     page.select_option("select[name='server.lang']", "en")
     page.fill("input[name='buttons.led']", "0")
     page.fill("input[name='buttons.next']", "5")
+    swords = page.locator("""fieldset.edition[data-game=augustus] input[data-path='["tokens","swords","count"]']""")
+    assert swords.input_value() == "6"
+    swords.fill("7")
     page.click("form.settings button[type=submit]")
     page.wait_for_selector(".settings-note[data-kind=ok]")
     assert "Αποθηκεύτηκε" in page.inner_text(".settings-note")
@@ -61,6 +64,8 @@ def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory,
     assert body["config"]["server"]["lang"] == "en" and body["config"]["buttons"]["next"] == 5
     with (srv.data_dir / "config.toml").open("rb") as fh:
         assert tomllib.load(fh)["buttons"]["led"] == 0
+    with (srv.data_dir / "editions" / "augustus.toml").open("rb") as fh:
+        assert tomllib.load(fh)["tokens"]["swords"]["count"] == 7
 
     page.fill("input[name='buttons.next']", "17")  # the draw button's pin: refused, in Greek
     page.click("form.settings button[type=submit]")

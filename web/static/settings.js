@@ -165,23 +165,22 @@
       refreshCamera(camStatus);
     }
 
+    // every number of the edition data gets an input; a table's provenance is shown under it
     function walk(node, path, box) {
-      for (const [key, value] of Object.entries(node)) {
-        const p = [...path, key];
-        if (value && typeof value === "object" && !Array.isArray(value)) {
-          const prov = typeof value.provenance === "string" ? value.provenance : null;
-          const leafs = Object.entries(value).filter(([, v]) => typeof v === "number");
-          if (leafs.length && Object.values(value).every((v) => typeof v !== "object")) {
-            for (const [k, v] of leafs) {
-              box.append(h("label", { class: "settings-field" }, h("span", {}, p.slice(1).concat(k === "count" ? [] : [k]).join(" · ")),
-                h("input", { type: "number", step: Number.isInteger(v) ? 1 : 0.1, min: 0,
-                  "data-path": JSON.stringify([...p, k]), "data-int": Number.isInteger(v), value: v })));
-            }
-            if (prov) box.append(h("small", { class: "provenance" }, prov));
-          } else {
-            walk(value, p, box);
-          }
-        }
+      const entries = Object.entries(node);
+      for (const [k, v] of entries) {
+        if (typeof v !== "number") continue;
+        const p = [...path, k];
+        const label = (k === "count" && path.length ? path.slice(-1) : p.slice(-3)).join(" · ");
+        box.append(h("label", { class: "settings-field" }, h("span", {}, label),
+          h("input", { type: "number", step: Number.isInteger(v) ? 1 : 0.1, min: 0,
+            "data-path": JSON.stringify(p), "data-int": Number.isInteger(v), value: v })));
+      }
+      if (typeof node.provenance === "string" && entries.some(([, v]) => typeof v === "number")) {
+        box.append(h("small", { class: "provenance" }, node.provenance));
+      }
+      for (const [k, v] of entries) {
+        if (v && typeof v === "object" && !Array.isArray(v)) walk(v, [...path, k], box);
       }
     }
 
