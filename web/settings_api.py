@@ -344,15 +344,20 @@ def put_settings():
     if not isinstance(editions, dict):
         raise SettingsError("editions must be an object: {game: data}.", "Το editions πρέπει να είναι αντικείμενο.")
     today = _dt.date.today().isoformat()
+    resets_same: list[str] = []
     for game, data in editions.items():
         default = edition_default(game)
         if default is None:
             raise SettingsError(f"There is no edition data for {game!r}.", f"Δεν υπάρχουν δεδομένα έκδοσης για {game!r}.")
         checked = _check_like(default, data, game)
+        if checked == default:  # back to the shipped values: no override file at all
+            resets_same.append(game)
+            continue
         edition_writes[game] = _mark_provenance(default, checked, today)
     resets = body.get("reset_editions") or []
     if not isinstance(resets, list) or not all(isinstance(g, str) and g in games_mod.GAMES for g in resets):
         raise SettingsError("reset_editions must list game names.", "Το reset_editions πρέπει να απαριθμεί παιχνίδια.")
+    resets = [*resets, *resets_same]
 
     # everything is valid: write, then apply
     config_mod.save(data_dir, _strip_unknown(new_cfg))

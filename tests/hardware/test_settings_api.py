@@ -114,3 +114,21 @@ def test_the_settings_page_is_served(setup):
     page = c.get("/settings")
     assert page.status_code == 200 and b"settings.js" in page.data
     assert c.get("/static/settings.js").status_code == 200
+
+
+def test_every_game_with_edition_data_round_trips(setup, tmp_path):
+    c = setup["client"]
+    editions = c.get("/api/settings", headers=setup["host"]).json["editions"]
+    for game, ed in editions.items():
+        r = c.put("/api/settings", json={"editions": {game: ed["data"]}}, headers=setup["host"])
+        assert r.status_code == 200, (game, r.json)
+        assert not (tmp_path / "editions" / f"{game}.toml").exists()  # unchanged: no override
+    if "castle-dice" in editions:
+        data = editions["castle-dice"]["data"]
+        card = next(iter(data["cards"]))
+        data["cards"][card]["vp"] = data["cards"][card]["vp"] + 1
+        r = c.put("/api/settings", json={"editions": {"castle-dice": data}}, headers=setup["host"])
+        assert r.status_code == 200, r.json
+        with (tmp_path / "editions" / "castle-dice.toml").open("rb") as fh:
+            saved = tomllib.load(fh)["cards"][card]
+        assert saved["vp"] == data["cards"][card]["vp"] and "settings page" in saved["provenance"]
