@@ -28,8 +28,8 @@ def catalogue() -> dict[str, dict[str, str]]:
     return merged
 
 
-def normalise_lang(lang: str | None) -> str:
-    lang = (lang or "").lower()[:2]
+def normalise_lang(lang: object) -> str:
+    lang = lang.lower()[:2] if isinstance(lang, str) else ""
     return lang if lang in LANGS else "en"
 
 
