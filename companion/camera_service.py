@@ -342,6 +342,12 @@ def attach_camera(app, table, cfg: dict, *, start: bool = True) -> CameraRuntime
     for bp in (camera_bp, camera_page_bp, settings_bp, settings_page_bp):
         if bp.name not in app.blueprints:
             app.register_blueprint(bp)
+    if app.config.get("DATA_DIR"):
+        from pathlib import Path
+
+        from web.settings_api import install_edition_overrides
+
+        install_edition_overrides(table, Path(app.config["DATA_DIR"]))
 
     panel = app.extensions.get("panel")
     if panel is not None:

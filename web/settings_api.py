@@ -134,6 +134,74 @@ def load_edition(data_dir: Path, game: str) -> dict | None:
         return config_mod._merge(base, tomllib.load(fh))
 
 
+def edition_options(game: str, data: dict) -> dict:
+    """The ``options`` of a new game that put the edition ``data`` in force. A rules module may
+    define ``options_from_edition(data)``; Augustus and Castle Dice are mapped here."""
+    rules = games_mod.load(game)
+    hook = getattr(rules, "options_from_edition", None)
+    if callable(hook):
+        return hook(data)
+    if game == "augustus":
+        return {"bag": {tok: int(spec["count"]) for tok, spec in data.get("tokens", {}).items()}}
+    if game == "castle-dice":
+        opts: dict = {
+            "edition": {
+                "dice": {t: {"count": d["count"], "faces": d["faces"]} for t, d in data.get("dice", {}).items()},
+                "rounds": {r: {"fixed": v.get("fixed", {}), "extra": v.get("extra", 0)}
+                           for r, v in data.get("rounds", {}).items()},
+                "solo_faces": data.get("solo_die", {}).get("faces"),
+                "feast_rounds": data.get("limits", {}).get("feast_rounds"),
+            },
+            "cards": {cid: {k: v for k, v in card.items() if k != "provenance"}
+                      for cid, card in data.get("cards", {}).items()},
+        }
+        opts["edition"] = {k: v for k, v in opts["edition"].items() if v is not None}
+        thresholds = data.get("solo", {}).get("result_thresholds")
+        if thresholds:
+            opts["solo_thresholds"] = thresholds
+        return opts
+    return {}
+
+
+def _try_edition(game: str, data: dict) -> None:
+    """Sets up a throw-away game with ``data``, so the rules themselves judge the numbers."""
+    from companion.games import RuleError
+    from companion.i18n import t
+
+    rules = games_mod.load(game)
+    players = ["A", "B", "C", "D"][: max(2, getattr(rules, "MIN_PLAYERS", 2))]
+    try:
+        rules.setup(players, edition_options(game, data))
+    except RuleError as err:
+        raise SettingsError(f"{game}: {t('en', err.key, **err.params)}",
+                            f"{game}: {t('el', err.key, **err.params)}") from err
+    except (KeyError, TypeError, ValueError) as err:
+        raise SettingsError(f"{game}: the edition data does not fit the rules ({err}).",
+                            f"{game}: τα δεδομένα έκδοσης δεν ταιριάζουν στους κανόνες ({err}).") from err
+
+
+def install_edition_overrides(table, data_dir: Path) -> None:
+    """New games start with the host's edition data (``<data dir>/editions/<game>.toml``): the
+    options it stands for are added to ``create_game`` unless the request gives its own."""
+    if getattr(table, "_edition_overrides", False):
+        return
+    original = table.create_game
+
+    def create_game(game, players, options=None, lang="el"):
+        if (options is None or isinstance(options, dict)) and isinstance(game, str) \
+                and edition_path(data_dir, game).exists():
+            try:
+                extra = edition_options(game, load_edition(data_dir, game) or {})
+            except Exception:  # a broken override must not stop a game from starting
+                log.exception("edition override for %s ignored", game)
+                extra = {}
+            options = {**extra, **(options or {})}
+        return original(game, players, options, lang)
+
+    table.create_game = create_game
+    table._edition_overrides = True
+
+
 def _check_like(default: Any, value: Any, where: str) -> Any:
     """``value`` must have the shape of ``default`` (counts stay whole numbers >= 0, ...)."""
     if isinstance(default, dict):
@@ -353,6 +421,7 @@ def put_settings():
         if checked == default:  # back to the shipped values: no override file at all
             resets_same.append(game)
             continue
+        _try_edition(game, checked)
         edition_writes[game] = _mark_provenance(default, checked, today)
     resets = body.get("reset_editions") or []
     if not isinstance(resets, list) or not all(isinstance(g, str) and g in games_mod.GAMES for g in resets):
@@ -374,6 +443,7 @@ def put_settings():
     applied, restart = apply_config(current_app, current, new_cfg)
     applied += [f"editions.{g}" for g in edition_writes] + [f"editions.{g} (reset)" for g in resets]
     log.info("settings changed: %s (restart needed for %s)", applied, restart)
+    install_edition_overrides(current_app.extensions["table"], data_dir)
     return jsonify({"ok": True, "applied": applied, "restart_needed": restart,
                     "config": _public_config(_current_config()),
                     "note": {"en": "Edition changes apply to games started from now on.",

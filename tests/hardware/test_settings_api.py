@@ -132,3 +132,23 @@ def test_every_game_with_edition_data_round_trips(setup, tmp_path):
         with (tmp_path / "editions" / "castle-dice.toml").open("rb") as fh:
             saved = tomllib.load(fh)["cards"][card]
         assert saved["vp"] == data["cards"][card]["vp"] and "settings page" in saved["provenance"]
+
+
+def test_edited_token_counts_are_used_by_new_games(setup):
+    c = setup["client"]
+    data = c.get("/api/settings", headers=setup["host"]).json["editions"]["augustus"]["data"]
+    data["tokens"]["swords"]["count"] = 9
+    assert c.put("/api/settings", json={"editions": {"augustus": data}}, headers=setup["host"]).status_code == 200
+    game = c.post("/api/games", json={"game": "augustus", "players": ["Ana", "Ben"]}).json
+    assert c.get(f"/api/games/{game['id']}").json["herald"]["bag"]["swords"] == 9
+    own = c.post("/api/games", json={"game": "augustus", "players": ["Ana", "Ben"],
+                                     "options": {"bag": {"swords": 1, "joker": 1}}}).json
+    assert c.get(f"/api/games/{own['id']}").json["herald"]["bag"] == {"swords": 1, "joker": 1}
+
+
+def test_numbers_the_rules_refuse_are_refused_here(setup):
+    c = setup["client"]
+    data = c.get("/api/settings", headers=setup["host"]).json["editions"]["augustus"]["data"]
+    data["tokens"]["joker"]["count"] = 0  # a bag without a joker never refills
+    r = c.put("/api/settings", json={"editions": {"augustus": data}}, headers=setup["host"])
+    assert r.status_code == 400 and r.json["error"].startswith("augustus:")
