@@ -175,10 +175,12 @@ class CastleCamera:
                 seat = next((i for i in state["contenders"] if state["boards"][i]["first_roll"] is None), None)
                 if seat is not None:
                     self._send(gid, {"type": "first_roll", "seat": seat, "faces": woods[:2]})
-        elif step == "roll":
-            self._roll(gid, state, added)
-        elif step == "gather":
-            self._gather(gid, state, added, removed)
+        elif step in ("roll", "gather"):
+            state = self._rereads(gid, state, added, removed)
+            if step == "roll":
+                self._roll(gid, state, added)
+            else:
+                self._gather(gid, state, added, removed)
 
     # -- steps -----------------------------------------------------------------------------------
     @staticmethod
@@ -240,21 +242,30 @@ class CastleCamera:
             for i, e in enumerate(seen):
                 self.camera_faces[first_id + i] = e
 
-    def _gather(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> None:
-        # a die that only changed face (same type appears once removed, once added): a correction
+    def _rereads(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> dict:
+        """Dice that only show another face where they lay (nudged, or read differently): not new
+        dice and not picks. The game follows the camera unless a player corrected that die by hand
+        (then the player's word stands). ``added`` and ``removed`` are trimmed in place."""
         for a in list(added):
             near = [r for r in removed if r["type"] == a["type"]
                     and _dist(r, a) <= 0.8 * max(r.get("size", 30.0), a.get("size", 30.0))]
-            match = min(near, key=lambda r: _dist(r, a)) if near else None
-            if match is None or a["face"] is None:
+            if not near:
                 continue
-            die = self._find(state, match)
-            if die is not None:
-                self._send(gid, {"type": "correct_die", "die": die["id"], "face": a["face"]})
-                self.camera_faces[die["id"]] = a
-                state = self.table.state(gid)
+            match = min(near, key=lambda r: _dist(r, a))
             removed.remove(match)
             added.remove(a)
+            die = self._find(state, match) if match["face"] is not None or a["face"] is not None else None
+            if die is None:
+                continue
+            seen = self.camera_faces.get(die["id"])
+            hand_fixed = seen is not None and seen.get("face") != die["face"]
+            self.camera_faces[die["id"]] = a
+            if a["face"] is not None and not hand_fixed and a["face"] != die["face"]:
+                self._send(gid, {"type": "correct_die", "die": die["id"], "face": a["face"]})
+                state = self.table.state(gid)
+        return state
+
+    def _gather(self, gid: str, state: dict, added: list[dict], removed: list[dict]) -> None:
         for r in removed:  # each die that left the tray: the pick of whoever's turn it is
             if r["face"] == "barbarian":  # carried to its roller's camp, not gathered
                 continue
