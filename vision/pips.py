@@ -35,7 +35,9 @@ SET_NAME = "standard-d6"
 # the first runs at full resolution, the other two at half resolution.
 _SCALES = ((11, 1.2, 3.5), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
-_MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
+_MAX_SIDE = 1280
+_TIGHT = 6.3
+_TWO_TOL = 0.8  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
 
 
 @dataclass
@@ -221,7 +223,7 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     if p.polarity != q.polarity:
         return False
     ra = max(p.a, q.a) / min(p.a, q.a)
-    if ra > 1.35 * tol and not (min(p.a, q.a) < 3 and ra < 1.7 * tol):
+    if ra > 1 + 0.35 * tol and not (min(p.a, q.a) < 3 and ra < 1 + 0.7 * tol):
         return False
     small = min(p.a, q.a) < 3.5
     if abs(p.roundness - q.roundness) > (0.22 if small else 0.14) * tol:
@@ -367,7 +369,7 @@ def _body_extent(img: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, flo
     return asym, float(es[4]), float(es[12])
 
 
-def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
+def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 2.7)) -> bool:
     """A lone pip counts as a 1 only when it is a clean disc in the middle of a clean patch.
 
     Lone dots are where most false dice come from (key caps, print, specks), so the outline
@@ -378,7 +380,7 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip) -> bool:
     solidity, circ = _blob_shape(gs, p)
     if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
         return False
-    for k in (2.2, 2.7):
+    for k in rings:
         ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
         if ring.min() < p.spot + 0.6 * p.contrast:
             return False
@@ -401,6 +403,12 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         if abs(v - body) > 0.3 * contrast + 8:
             return False
     return True
+
+
+def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
+    """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
+    the side pip is more foreshortened) and the rest of the face between them is plain."""
+    return _similar(p, q, _TWO_TOL) and _two_is_plain(gs_by_pol[p.polarity], p, q)
 
 
 def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
@@ -449,7 +457,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
             face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok:
+            if face.ok and (len(sub) > 2 or _plausible_two(gs_by_pol, ps[sub[0]], ps[sub[1]])):
                 valid.append((frozenset(sub), face))
         if len(sub) == 6:
             return
@@ -490,7 +498,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
         r = 0.5 * (p.a + q.a)
         rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
         d = _dist(p, q)
-        return (1.9 * rb < d < 4.9 * r and _similar(p, q)
+        return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
     groups = [[pips[i] for i in g] for g in _components(pips, tight)]
@@ -501,7 +509,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and not _two_is_plain(gs_by_pol[ps[0].polarity], *ps):
+        if len(ps) == 2 and f.ok and not _plausible_two(gs_by_pol, *ps):
+            singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
             subs = _sub_faces(gs_by_pol, ps)
@@ -510,7 +519,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
                 continue
         faces.append(f)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
-    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p)]
+    # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
+    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.8, 2.1))]
     pairs = []
     for i, p in enumerate(singles):
         for j in range(i + 1, len(singles)):
@@ -518,8 +528,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             r = 0.5 * (p.a + q.a)
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
-            if (4.4 * rb < d < 9.5 * r and _similar(p, q) and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_is_plain(gs_by_pol[p.polarity], p, q)):
+            if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
+                    and _plausible_two(gs_by_pol, p, q)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
@@ -528,7 +538,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
         used.update((i, j))
         faces.append(_make_face(gs_by_pol, [singles[i], singles[j]]))
     for i, p in enumerate(singles):
-        if i not in used and _lone_pip_is_one(img, p):
+        if i not in used and _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p):
             faces.append(_make_face(gs_by_pol, [p]))
     return faces
 
