@@ -56,6 +56,18 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the server and its children so far."""
+    total = 0
+    for p in descendants(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def get(url: str, timeout: float = 1.0) -> bytes | None:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as resp:
@@ -99,10 +111,12 @@ def one_run(camera: str, settle: float, viewer_s: float) -> dict:
             if ready is None:
                 raise RuntimeError("the page did not answer within 30 s")
             samples = []
+            cpu0, t_cpu = cpu_seconds(proc.pid), time.monotonic()
             end = time.monotonic() + settle
             while time.monotonic() < end:  # camera loop + roll watcher, nobody watching
                 samples.append(rss_mb(proc.pid))
                 time.sleep(0.25)
+            cpu_idle = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t_cpu) * 100
             frames = [0]
             viewer = threading.Thread(target=watch_preview, args=(base + "/api/camera/preview.mjpg", viewer_s, frames))
             viewer.start()
@@ -113,7 +127,7 @@ def one_run(camera: str, settle: float, viewer_s: float) -> dict:
             import json
 
             status = json.loads(get(base + "/api/camera") or b"{}")
-            return {"start_s": ready, "rss_idle_mb": max(samples), "rss_preview_mb": max(viewing or [0.0]),
+            return {"start_s": ready, "rss_idle_mb": max(samples), "cpu_pct": cpu_idle, "rss_preview_mb": max(viewing or [0.0]),
                     "preview_frames": frames[0], "camera": status.get("state"),
                     "watcher": status.get("watcher"), "fps": status.get("fps"), "backend": status.get("backend")}
         finally:
@@ -137,6 +151,7 @@ def main() -> int:
         runs.append(r)
         print(f"run {i + 1}: page after {r['start_s']:.2f} s; RSS {r['rss_idle_mb']:.1f} MB with the camera loop, "
               f"{r['rss_preview_mb']:.1f} MB with one preview viewer ({r['preview_frames']} frames); "
+              f"CPU {r['cpu_pct']:.0f} % of one core; "
               f"camera {r['camera']} ({r['backend']}, {r['fps']} fps), watcher {r['watcher']}", flush=True)
     start = statistics.median(r["start_s"] for r in runs)
     idle = statistics.median(r["rss_idle_mb"] for r in runs)
@@ -148,6 +163,8 @@ def main() -> int:
           f"{'ok' if idle <= RSS_TARGET_MB else 'OVER'}; ratio {idle / RSS_TARGET_MB:.2f})")
     print(f"median RSS, + one preview viewer: {view:.1f} MB (target <= {RSS_TARGET_MB:.0f} MB: "
           f"{'ok' if view <= RSS_TARGET_MB else 'OVER'}; ratio {view / RSS_TARGET_MB:.2f})")
+    cpu = statistics.median(r["cpu_pct"] for r in runs)
+    print(f"median CPU, camera + watcher:     {cpu:.0f} % of one core (this machine; a Zero 2 W core is ~5-8x slower)")
     print(f"roll watcher: {runs[-1]['watcher']} (\"unavailable\" means vision.watcher is not importable)")
     return 0
 

@@ -105,7 +105,7 @@ class CameraRuntime:
 
     def __init__(self, hub: CameraService, *, watcher_factory: Callable[[], Any] | None = None,
                  overlay: Callable | None = None, preview_fps: float = 5.0, preview_width: int = 640,
-                 jpeg_quality: int = 70) -> None:
+                 jpeg_quality: int = 70, watch_fps: float = 5.0) -> None:
         self.hub = hub
         self.watcher_factory = watcher_factory
         self.watcher = watcher_factory() if watcher_factory else None
@@ -113,6 +113,7 @@ class CameraRuntime:
         self.preview_fps = preview_fps
         self.preview_width = preview_width
         self.jpeg_quality = jpeg_quality
+        self.watch_fps = watch_fps
         self.cond = threading.Condition()
         self.version = 0
         self.watch_state: str | None = None
@@ -178,11 +179,17 @@ class CameraRuntime:
     # -- the roll watcher ------------------------------------------------------------------------------
     def _watch(self) -> None:
         seq = 0
+        period = 1.0 / self.watch_fps if self.watch_fps else 0.0
+        last = 0.0
         while not self._stop.is_set():
+            wait = period - (time.monotonic() - last)
+            if wait > 0:  # a Zero 2 W cannot read every frame: read at most watch_fps of them
+                self._stop.wait(wait)
             frame = self.hub.wait_frame(seq, timeout=1.0)
             if frame is None:
                 continue
             seq = frame.seq
+            last = time.monotonic()
             try:
                 update = self.watcher.feed(frame.image)
             except Exception:
@@ -330,7 +337,8 @@ def attach_camera(app, table, cfg: dict, *, start: bool = True) -> CameraRuntime
                         lock=bool(cam_cfg.get("lock_exposure", True)))
     runtime = CameraRuntime(hub, watcher_factory=_load_watcher_factory(), overlay=_load_overlay(),
                             preview_fps=float(cam_cfg.get("preview_fps", 5)),
-                            preview_width=int(cam_cfg.get("preview_width", 640)))
+                            preview_width=int(cam_cfg.get("preview_width", 640)),
+                            watch_fps=float(cam_cfg.get("watch_fps", 5)))
     app.extensions["camera"] = runtime
     app.config.setdefault("CONFIG", cfg)
 

@@ -45,6 +45,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Any, bool]]] = {
         "height": ("int", (120, 3072), True),
         "lock_exposure": ("bool", None, True),
         "preview_fps": ("number", (1, 15), False),
+        "watch_fps": ("number", (1, 30), False),
         "preview_width": ("int", (160, 1920), False),
         "lost_after_s": ("number", (0.5, 30), False),
         "retry_every_s": ("number", (0.5, 60), False),

@@ -74,7 +74,7 @@ def tray(tmp_path):
 
 def make_cfg(tmp_path, source):
     cfg = config_mod.load(tmp_path)
-    cfg["camera"].update(source=source, fps=50, preview_fps=30, lost_after_s=0.5, retry_every_s=0.1)
+    cfg["camera"].update(source=source, fps=50, preview_fps=30, watch_fps=50, lost_after_s=0.5, retry_every_s=0.1)
     return cfg
 
 
