@@ -156,3 +156,45 @@ def test_a_failing_handler_does_not_break_the_panel(panel, mock_factory):
     tap(mock_factory.pin(27))
     tap(mock_factory.pin(17))
     assert wait_for(lambda: ("draw", "press") in panel.events)
+
+
+def test_pin_factory_on_a_pi_prefers_lgpio_then_gpiozeros_choice(monkeypatch):
+    import sys
+    import types
+
+    import hardware.buttons as buttons
+
+    monkeypatch.setattr(buttons, "on_raspberry_pi", lambda *a: True)
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+
+    class LGPIOFactory:  # stand-in: the real one needs /dev/gpiochip*
+        pass
+
+    fake.LGPIOFactory = LGPIOFactory
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    assert isinstance(make_pin_factory("auto"), LGPIOFactory)
+    assert isinstance(make_pin_factory("lgpio"), LGPIOFactory)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # python3-lgpio missing
+    assert make_pin_factory("auto") is None
+
+
+def test_the_real_server_wiring_shuts_down_after_the_warning(tmp_path, mock_factory):
+    from companion import config as config_mod
+    from companion.serve import build
+
+    cfg = config_mod.load(tmp_path)
+    cfg["camera"]["source"] = "none"
+    cfg["buttons"].update(hold_seconds=0.1, shutdown_hold_seconds=0.3,
+                          shutdown_command=f"touch {tmp_path / 'powered-off'}")
+    app, table, panel, speaker = build(tmp_path, cfg, mock_factory)
+    try:
+        assert app.extensions["panel"] is panel
+        mock_factory.pin(3).drive_low()
+        assert wait_for(lambda: (tmp_path / "powered-off").exists())
+        if isinstance(speaker, SilentSpeaker):
+            assert speaker.said[0][0] == SHUTDOWN_TEXT["warn"]["el"]
+        mock_factory.pin(3).drive_high()
+    finally:
+        app.extensions["camera"].stop()
+        panel.close()
+        table.store.close()
