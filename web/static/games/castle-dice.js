@@ -31,7 +31,7 @@
   .cd .stepper .val{min-width:2rem;text-align:center;font-weight:700;font-size:1.2rem}
   .cd .grid2{display:grid;grid-template-columns:1fr 1fr;gap:.4rem}
   .cd .cardrow{display:flex;gap:.4rem;align-items:center;border-bottom:1px dashed var(--line);padding:.3rem 0}
-  .cd .notices{font-size:.85rem;max-height:9rem;overflow:auto;padding-left:1.1rem;margin:0}
+  .cd .notices{font-size:.85rem;max-height:9rem;overflow:auto;padding-left:2rem;margin:0}
   .cd .winner{font-size:1.6rem;font-weight:800;text-align:center}
   .cd .power{font-size:.85rem}
   `;
@@ -392,8 +392,8 @@
     const nm = el("input", { id: "cd-new-name", placeholder: t("castle.ui.name") });
     const vp = { n: 0 };
     const cost = {};
-    const deck = el("select", { id: "cd-new-deck" }, ["castle", "village", "market"].map((d) => el("option", { value: d, text: d })));
-    const effect = el("select", { id: "cd-new-effect" }, ["castle_part", "extra_die", "stays", "action"].map((d) => el("option", { value: d, text: d })));
+    const deck = el("select", { id: "cd-new-deck" }, ["castle", "village", "market"].map((d) => el("option", { value: d, text: t("castle.deck." + d) })));
+    const effect = el("select", { id: "cd-new-effect" }, ["castle_part", "extra_die", "stays", "action"].map((d) => el("option", { value: d, text: t("castle.effect." + d) })));
     const form = el("details", { id: "cd-new-card" }, el("summary", {}, t("castle.ui.new_card")), nm, deck, effect,
       stepper(el, t("castle.ui.vp"), 0, -5, 20, (v) => { vp.n = v; }, "cd-new-vp"),
       RES.map((r) => stepper(el, `${t("castle.ui.cost")}: ${t("castle.res." + r)}`, 0, 0, 9, (v) => { cost[r] = v; }, "cd-new-cost-" + r)));
