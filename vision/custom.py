@@ -535,27 +535,39 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
 def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int | None):
     """Contour of the one object in an example image (None if not found)."""
     h, w = img.shape[:2]
+    cands: list[tuple[float, np.ndarray]] = []
+
+    def consider(c: dict, bonus: float = 1.0) -> None:
+        if c["solidity"] < 0.75 or c["aspect"] > 2.2:
+            return
+        M = cv2.moments(c["cnt"])
+        cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
+        central = 1.0 - min(0.8, 1.2 * math.hypot(cx / w - 0.5, cy / h - 0.5))
+        shape = model_partial.shape if model_partial is not None else "square"
+        cands.append((_quality(c, shape) * central * math.sqrt(c["area"]) * bonus, c["cnt"]))
+
     if model_partial is not None:
         feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
-        _, mask = _type_masks(feat, model_partial.pix_mu, model_partial.pix_sd, [tindex])[0]
-        best, best_score = None, 0.0
-        for cut in (None, edge_map(img)):
-            for c in _components(mask, 0.03 * h * w, model_partial.shape, True, cut):
-                if c["solidity"] < 0.75:
-                    continue
-                M = cv2.moments(c["cnt"])
-                cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
-                central = 1.0 - min(0.8, 1.2 * math.hypot(cx / w - 0.5, cy / h - 0.5))
-                score = _quality(c, model_partial.shape) * central * math.sqrt(c["area"])
-                if score > best_score:
-                    best, best_score = c["cnt"], score
-        if best is not None:
-            return best
+        z = (feat - model_partial.pix_mu[tindex]) / model_partial.pix_sd[tindex]
+        d2 = (z * z).sum(axis=2)
+        edges = edge_map(img)
+        for lim in (PIXEL_D2, 2.5 * PIXEL_D2):
+            mask = np.where(d2 < lim, 255, 0).astype(np.uint8)
+            for cut in (None, edges):
+                for allow in (False, True):
+                    for c in _components(mask, 0.02 * h * w, model_partial.shape, allow, cut):
+                        if not allow or c["touching"]:
+                            consider(c, 1.0 if lim == PIXEL_D2 else 0.9)
     m = segment_single(img)
-    if m is None:
+    if m is not None:
+        cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if cnts:
+            c = _components_from_cnt(max(cnts, key=cv2.contourArea), h, w)
+            if c:
+                consider(c, 0.8)
+    if not cands:
         return None
-    cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    return max(cnts, key=cv2.contourArea) if cnts else None
+    return max(cands, key=lambda sc: sc[0])[1]
 
 
 def _whole(img: np.ndarray) -> np.ndarray:
@@ -664,9 +676,10 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     loo = _leave_one_out(model, patches, src_a, [lindex[(e.type, e.face)] for e in used])
     if loo:
         same = np.array([r[0] for r in loo])
-        model.icon_floor = float(np.clip(np.percentile(same, 5) - 0.15, 0.35, 0.72))
+        model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.15, np.median(same) - 0.3), 0.45, 0.75))
+        model.info["loo"] = [float(np.percentile(same, q)) for q in (1, 5, 50)]
     warnings += confusion_warnings(model, loo)
-    model.info = {"examples": len(used), "shape": shape}
+    model.info.update({"examples": len(used), "shape": shape})
     return model, warnings
 
 
