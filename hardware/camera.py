@@ -393,6 +393,7 @@ class Picamera2Camera(Camera):
             raise CameraError("no camera module is connected to the Pi's camera port")
         self.index = index
         self.timeout_s = timeout_s
+        self._has_wait = True
         self.cam = Picamera2(index)
         try:
             controls = {"FrameRate": float(fps)} if fps else {}
@@ -408,7 +409,15 @@ class Picamera2Camera(Camera):
         if self.cam is None:
             raise CameraError("the camera module is closed")
         try:
-            frame = self.cam.capture_array("main", wait=self.timeout_s)
+            if self._has_wait:
+                frame = self.cam.capture_array("main", wait=self.timeout_s)
+            else:
+                frame = self.cam.capture_array("main")
+        except TypeError:
+            if not self._has_wait:
+                raise
+            self._has_wait = False  # an older picamera2 without the wait= timeout
+            frame = self.cam.capture_array("main")
         except TimeoutError as err:
             raise CameraError("the camera module stopped giving frames") from err
         return frame[:, :, :3] if frame.ndim == 3 and frame.shape[2] == 4 else frame
@@ -473,6 +482,16 @@ def parse_spec(spec: str) -> CameraSpec:
     return CameraSpec(kind, arg, options)
 
 
+def usb_indices(limit: int = 10) -> list[int]:
+    """The N of every /dev/videoN below ``limit`` (a Pi's codec and ISP nodes are 10 and up)."""
+    out = []
+    for path in glob.glob("/dev/video*"):
+        tail = path.removeprefix("/dev/video")
+        if tail.isdigit() and int(tail) < limit:
+            out.append(int(tail))
+    return sorted(out)
+
+
 def open_camera(spec: str, *, fps: float = 10.0, size: tuple[int, int] = DEFAULT_SIZE,
                 realtime: bool = True) -> Camera:
     """Opens the camera named by ``spec``; raises :class:`CameraError` if it is not there."""
@@ -497,17 +516,16 @@ def open_camera(spec: str, *, fps: float = 10.0, size: tuple[int, int] = DEFAULT
         return Picamera2Camera(0, size=size, fps=fps)
     except Exception as err:
         errors.append(f"picamera2: {err}")
-    if any(Path(p).exists() for p in glob.glob("/dev/video*")):
+    for index in usb_indices():
+        cam = None
         try:
-            cam = OpenCVCamera(0, size=size, fps=fps)
-            cam.read()  # a /dev/video node that gives no frames (a codec, a Pi's ISP) is not a webcam
+            cam = OpenCVCamera(index, size=size, fps=fps)
+            cam.read()  # a /dev/video node that gives no frames (a Pi's unicam, ISP) is not a webcam
             return cam
         except Exception as err:
-            errors.append(f"usb:0: {err}")
-            try:
-                cam.close()  # type: ignore[possibly-undefined]
-            except Exception:
-                pass
+            errors.append(f"usb:{index}: {err}")
+            if cam is not None:
+                cam.close()
     log.info("no camera found (%s); using the demo camera", "; ".join(errors) or "nothing tried")
     return SyntheticCamera(fps=fps, realtime=realtime)
 

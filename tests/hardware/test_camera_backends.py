@@ -198,3 +198,30 @@ def test_none_and_specs():
     for bad in ("usb:front", "replay:", "webcam"):
         with pytest.raises(ValueError):
             parse_spec(bad)
+
+
+def test_auto_tries_each_webcam_node(no_picamera2, monkeypatch):
+    monkeypatch.setattr(cam_mod.glob, "glob", lambda pattern: ["/dev/video10", "/dev/video0", "/dev/video2"])
+    tried = []
+
+    class Fake(OpenCVCamera):
+        def __init__(self, index, **kw):
+            tried.append(index)
+            if index == 0:
+                raise CameraError("not a capture device")
+            super().__init__(index, capture_factory=lambda i: FakeCapture(5), **kw)
+
+    monkeypatch.setattr(cam_mod, "OpenCVCamera", Fake)
+    cam = open_camera("auto")
+    assert tried == [0, 2] and cam.describe() == "usb:2"
+
+
+def test_older_picamera2_without_wait(fake_picamera2, monkeypatch):
+    real = fake_picamera2.capture_array
+
+    def old_capture_array(self, name="main"):
+        return real(self, name)
+
+    monkeypatch.setattr(fake_picamera2, "capture_array", old_capture_array)
+    cam = open_camera("picamera2", size=(32, 24))
+    assert cam.read().shape == (24, 32, 3) and cam.read() is not None
