@@ -14,7 +14,7 @@ rules module logged.
 >>> [(x["playerRefId"], x["winner"], x["rank"]) for x in out["plays"][0]["playerScores"]]
 [(1, False, 2), (2, True, 1)]
 >>> print(export_csv(s, when="2026-01-02 20:00:00").splitlines()[0])
-game,date,player,seat,start_player,score,winner,rank,castle,bards,most_animals,most_villagers,lakis_market,wood,stone,gold,land,iron,animals,villagers
+game,date,player,seat,start_player,score,winner,rank,castle,bards,most_animals,most_villagers,lakis_market,wood,stone,gold,land,iron,animals,villagers,finished
 """
 
 from __future__ import annotations
@@ -32,14 +32,22 @@ _NS = uuid.UUID("6c1d2a5e-3b7f-4c3a-9a51-0c1a57ed1ce0")
 
 
 class NotFinished(ValueError):
-    """The game has no final score yet."""
+    """The data holds no score at all (neither a final nor a live one)."""
 
 
 def _result(game: dict) -> dict:
+    """The logged final score; for a game still running, the rules' live score (marked unfinished)."""
     res = game.get("result")
-    if not game.get("finished") or not res:
-        raise NotFinished("the game is not finished yet")
-    return res
+    if game.get("finished") and res:
+        return res
+    live = game.get("score")  # a view carries the live score
+    if not isinstance(live, dict) or "players" not in live:
+        if "boards" not in game:
+            raise NotFinished("neither a final nor a live score in this game")
+        from companion.games.castle_dice import score
+
+        live = score(game)
+    return {**live, "unfinished": True}
 
 
 def _ranks(players: list[dict], winners: list[int]) -> dict[int, int]:
@@ -94,11 +102,13 @@ def export_bgstats(game: dict, *, when: str | None = None, game_id: str | None =
         notes.append(f"solo result: {res['solo_result']}")
     if len(names) > len(players):
         notes.append("opponent: Lakis (solo bot)")
+    if res.get("unfinished"):
+        notes.append(f"unfinished: exported during round {game.get('round', '?')}")
     play = {
         "uuid": play_uuid, "gameRefId": 1,
         "playDate": when or time.strftime("%Y-%m-%d %H:%M:%S"),
         "entryDate": when or time.strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": int(duration_min or 0), "ignored": False, "manualWinner": False, "rounds": 7,
+        "durationMin": int(duration_min or 0), "ignored": bool(res.get("unfinished")), "manualWinner": False, "rounds": 7,
         "usesTeams": False, "board": board, "scoringSetting": 0, "comments": "; ".join(notes),
         "playerScores": scores,
     }
@@ -126,11 +136,11 @@ def export_csv(game: dict, *, when: str | None = None) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["game", "date", "player", "seat", "start_player", "score", "winner", "rank", *PART_KINDS, *RES,
-                "animals", "villagers"])
+                "animals", "villagers", "finished"])
     date = when or time.strftime("%Y-%m-%d %H:%M:%S")
     for p in players:
         parts = {k: sum(x["vp"] for x in p["parts"] if x["kind"] == k) for k in PART_KINDS}
         w.writerow([GAME_NAME, date, p["name"], p["seat"] + 1, int(p["seat"] == start), p["total"],
                     int(p["seat"] in res["winners"]), ranks[p["seat"]], *(parts[k] for k in PART_KINDS),
-                    *(p["res"][r] for r in RES), p["animals"], p["villagers"]])
+                    *(p["res"][r] for r in RES), p["animals"], p["villagers"], int(not res.get("unfinished"))])
     return buf.getvalue()

@@ -130,5 +130,8 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     v = api_view(server, gid)
     assert v["winner"][0] in ana.locator("#cd-winner").inner_text()
     assert ana.locator("#cd-end [data-total]").count() == 2
-    assert ana.locator("#cd-export-json").get_attribute("href").endswith("/export/bgstats.json")
+    for link in ("#cd-export-json", "#cd-export-csv"):
+        href = ana.locator(link).get_attribute("href")
+        r = requests.get(server.url + href, timeout=5)
+        assert r.status_code == 200 and ("Άννα" in r.text or "\\u0386" in r.text), (href, r.text[:200])
     assert not host.errors and not ana.errors, host.errors + ana.errors

@@ -77,6 +77,28 @@ def test_solo_export_marks_lakis():
     assert len(out["plays"][0]["playerScores"]) == 1 and "Lakis" in out["plays"][0]["comments"]
 
 
-def test_unfinished_game_is_refused():
+def test_a_running_game_exports_its_live_score_marked_unfinished():
+    s = cd.setup(["Ana", "Ben"], {"first_player": 0})
+    out = ex.export_bgstats(s, when="2026-11-29 21:00:00")
+    assert out["plays"][0]["ignored"] and "unfinished" in out["plays"][0]["comments"]
+    rows = list(csv.DictReader(io.StringIO(ex.export_csv(cd.view(s)))))
+    assert [r["finished"] for r in rows] == ["0", "0"]
     with pytest.raises(ex.NotFinished):
-        ex.export_bgstats(cd.setup(["Ana", "Ben"], {}))
+        ex.export_bgstats({"names": ["Ana"]})
+
+
+def test_export_routes_of_the_api(tmp_path):
+    from companion.store import EventStore
+    from companion.table import Table
+    from web import create_app
+
+    table = Table(EventStore(tmp_path / "db.sqlite3"))
+    c = create_app(table).test_client()
+    created = c.post("/api/games", json={"game": "castle-dice", "players": ["Ana", "Ben"]}).get_json()
+    gid = created["id"]
+    live = table._load(gid)
+    live.state = finished_game(("Ana", "Ben"), seed=4)  # a finished game behind the same id
+    r = c.get(f"/api/games/{gid}/export/bgstats.json")
+    assert r.status_code == 200 and r.get_json()["plays"][0]["playerScores"]
+    r = c.get(f"/api/games/{gid}/export/csv")
+    assert r.status_code == 200 and r.data.decode().startswith("game,date,player")

@@ -427,7 +427,7 @@
     if (r.solo_result) card.append(el("p", { text: r.solo_result }));
     card.append(el("div", { class: "row" },
       el("a", { class: "button", id: "cd-export-json", href: `/api/games/${ctx.id}/export/bgstats.json`, download: "" }, `${t("castle.ui.export")} BG Stats`),
-      el("a", { class: "button", id: "cd-export-csv", href: `/api/games/${ctx.id}/export.csv`, download: "" }, `${t("castle.ui.export")} CSV`)));
+      el("a", { class: "button", id: "cd-export-csv", href: `/api/games/${ctx.id}/export/csv`, download: "" }, `${t("castle.ui.export")} CSV`)));
     return card;
   }
 
