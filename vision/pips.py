@@ -37,7 +37,8 @@ _SCALES = ((11, 1.2, 3.5), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
 _TIGHT = 6.3
-_TWO_TOL = 0.8  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
+_TWO_TOL = 0.8
+_COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
 
 
 @dataclass
@@ -110,14 +111,14 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
         return pips
     # Quick contrast test on 8 ring points before any per-blob work.
     cx0, cy0 = cents[idx, 0], cents[idx, 1]
-    rad = 0.85 * np.maximum(bw[idx], bh[idx]) + 1.0
+    rad = 0.75 * np.maximum(bw[idx], bh[idx]) + 1.0
     rx = np.clip(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), 0, w - 1)
     ry = np.clip(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), 0, h - 1)
     ringv = gs[ry, rx].astype(np.float32)
     spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
     med = np.median(ringv, axis=1)
     con = med - spotv
-    good = (con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 3)
+    good = (con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)
     for i in idx[good] + 1:
         i0 = i - 1
         x0, y0, ww, hh = int(x0s[i0]), int(y0s[i0]), int(bw[i0]), int(bh[i0])
@@ -139,13 +140,13 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
             continue
         th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
         spot = float(gs[int(round(cy)), int(round(cx))])
-        ring = _ring_samples(gs, cx, cy, a, b, th, 1.7)
+        ring = _ring_samples(gs, cx, cy, a, b, th, 1.5)
         rmean = float(np.median(ring))
         contrast = rmean - spot
         if contrast < 30:
             continue
         # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-        if np.count_nonzero(ring < spot + 0.5 * contrast) > 4:
+        if np.count_nonzero(ring < spot + 0.5 * contrast) > 6:
             continue
         q25, q75 = np.percentile(ring, (25, 75))
         if q75 - q25 > 0.3 * contrast + 6:
@@ -574,6 +575,19 @@ def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
     return [f for f, k in zip(faces, keep) if k]
 
 
+def _flag_cocked(faces: list[_Face]) -> None:
+    """A cocked die (leaning on another die or the tray wall) shows its top face tilted: its
+    pips are much more foreshortened than those of the dice lying flat around it."""
+    flat = [f.roundness for f in faces if f.ok]
+    if len(flat) < 3:
+        return
+    typical = float(np.median(flat))
+    for f in faces:
+        if f.ok and f.roundness < typical - _COCKED:
+            f.ok = False
+            f.reason = "top face tilted: the die looks cocked, re-roll it"
+
+
 def _all_pips(gray: np.ndarray) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
@@ -605,6 +619,7 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     pips, gs_by_pol = _all_pips(gray)
     faces = _faces(gs_by_pol, work, pips)
     faces = _pick_top_faces(faces)
+    _flag_cocked(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         if not f.ok and len(f.pips) == 2:
