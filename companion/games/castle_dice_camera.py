@@ -319,12 +319,45 @@ class CastleCamera:
         return None
 
 
-def attach(app, table) -> CastleCamera | None:
-    """Wires the glue to the app's camera runtime (``app.extensions["camera"]``), if any."""
+def _default_reader():
+    from companion.dicesets import open_set
+
+    return open_set("castle-dice")
+
+
+def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> CastleCamera | None:
+    """Wires the glue to the app's camera runtime (``app.extensions["camera"]``), if any: every
+    settled reading goes to :class:`CastleCamera`, and once a Castle Dice game is on the table the
+    roll watcher is switched to the Castle Dice reader (``open_set("castle-dice")``).
+
+    Call it after ``attach_camera(app, table, cfg)`` (``companion.serve.build``)."""
     runtime = app.extensions.get("camera")
     if runtime is None or not hasattr(runtime, "on_reading"):
         return None
     glue = CastleCamera(table)
     runtime.on_reading(glue.on_reading)
     app.extensions["castle_camera"] = glue
+    done = {"reader": False}
+
+    def ensure_reader(game_id: str | None = None) -> None:
+        if done["reader"]:
+            return
+        gid = game_id or getattr(table, "active_game", None)
+        try:
+            if gid is None or table.row(gid).game != NAME:
+                return
+        except LookupError:
+            return
+        done["reader"] = True  # once: a missing set is logged, not retried on every action
+        try:
+            reader = (reader_factory or _default_reader)()
+        except Exception:
+            log.exception("the Castle Dice reader could not be opened; the camera keeps its reader")
+            return
+        if hasattr(runtime, "set_reader"):
+            runtime.set_reader(getattr(reader, "read", reader))
+
+    table.subscribe(lambda game_id, _event, _view: ensure_reader(game_id))
+    ensure_reader()
+    glue.ensure_reader = ensure_reader
     return glue

@@ -274,3 +274,31 @@ def test_camera_fed_seven_round_game_three_players_over_http(tmp_path):
     takes = [e for e in camera if e["type"] == "take"]
     assert len(rolls) == 7 * 3 and len(takes) > 7 * 3 * 4
     assert not [e for e in events if e["type"] == "roll" and e["actor"]["role"] != "device"]
+
+
+def test_attach_wires_readings_and_switches_the_reader(table):
+    class FakeRuntime:
+        def __init__(self):
+            self.listeners, self.readers = [], []
+
+        def on_reading(self, fn):
+            self.listeners.append(fn)
+
+        def set_reader(self, fn):
+            self.readers.append(fn)
+
+    class FakeReader:
+        def read(self, image):
+            return {"dice": [], "tokens": []}
+
+    app = SimpleNamespace(extensions={"camera": FakeRuntime()})
+    glue = cam.attach(app, table, reader_factory=FakeReader)
+    runtime = app.extensions["camera"]
+    assert glue is app.extensions["castle_camera"] and runtime.listeners == [glue.on_reading]
+    assert runtime.readers == []  # no Castle Dice game yet
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    table.act(gid, HOST, {"type": "next"})
+    assert len(runtime.readers) == 1 and runtime.readers[0]({}) == {"dice": [], "tokens": []}
+    table.act(gid, HOST, {"type": "next"})
+    assert len(runtime.readers) == 1
+    assert cam.attach(SimpleNamespace(extensions={}), table) is None
