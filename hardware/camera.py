@@ -67,6 +67,10 @@ class Camera:
         """Freezes the white balance at its current gains. False when unsupported."""
         return False
 
+    def unlock(self) -> bool:
+        """Automatic exposure and white balance again (before locking them anew)."""
+        return False
+
     def describe(self) -> str:
         return self.kind
 
@@ -366,6 +370,13 @@ class OpenCVCamera(Camera):
             self.cap.set(cv2.CAP_PROP_WB_TEMPERATURE, temperature)
         return ok
 
+    def unlock(self) -> bool:
+        import cv2
+
+        ok = bool(self.cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 3))  # V4L2: 3 = aperture priority (auto)
+        self.cap.set(cv2.CAP_PROP_AUTO_WB, 1)
+        return ok
+
     def close(self) -> None:
         if self.cap is not None:
             self.cap.release()
@@ -440,6 +451,10 @@ class Picamera2Camera(Camera):
         if "ColourGains" in md:
             controls["ColourGains"] = tuple(md["ColourGains"])
         self.cam.set_controls(controls)
+        return True
+
+    def unlock(self) -> bool:
+        self.cam.set_controls({"AeEnable": True, "AwbEnable": True})
         return True
 
     def close(self) -> None:
@@ -583,6 +598,7 @@ class CameraService:
         self.locked: dict[str, bool] = {}
         self._fps_times: list[float] = []
         self._frames_missing_since = time.monotonic()
+        self._relock = False
 
     # -- life cycle ------------------------------------------------------------------------------------
     def start(self) -> CameraService:
@@ -643,6 +659,11 @@ class CameraService:
             if self._frame is None or self._frame.seq <= after_seq:
                 return None
             return self._frame
+
+    def relock(self) -> None:
+        """Lets exposure and white balance adapt to the light again, then locks them after
+        two seconds (the settings page's "lock to this light" button)."""
+        self._relock = True
 
     def on_status(self, fn: Callable[[dict], None]) -> None:
         self._listeners.append(fn)
@@ -735,6 +756,14 @@ class CameraService:
                     continue
                 self.locked = {}
                 lock_after = time.monotonic() + 2.0  # let auto exposure settle first
+            if self._relock:
+                self._relock = False
+                try:
+                    self.camera.unlock()
+                except Exception as err:
+                    log.info("camera unlock failed: %s", err)
+                self.locked = {}
+                lock_after = time.monotonic() + 2.0
             try:
                 image = self.camera.read()
             except Exception as err:

@@ -78,6 +78,27 @@ def preview():
                     headers={"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"})
 
 
+@bp.post("/relock")
+def relock():
+    """Host only: let exposure and white balance adapt to the light now, then lock them again."""
+    from web.settings_api import require_host
+
+    require_host()
+    rt = _runtime()
+    if rt is None:
+        return jsonify({"error": "There is no camera on this companion.", "code": "camera.off"}), 404
+    rt.hub.relock()
+    return jsonify(rt.status())
+
+
+@bp.errorhandler(ValueError)
+def _refused(err):
+    messages = getattr(err, "messages", None)
+    if messages is None:
+        raise err
+    return jsonify({"error": messages["en"], "messages": messages, "code": "camera"}), getattr(err, "status", 400)
+
+
 @bp.get("/frame.jpg")
 def snapshot():
     """One still JPEG of the tray (with the overlay): for phones that cannot show MJPEG."""

@@ -167,3 +167,19 @@ def test_restart_switches_source_and_none_is_off():
     assert wait_for(lambda: hub.status()["state"] == "ok")
     assert hub.status()["backend"] == "synthetic"
     hub.stop()
+
+
+def test_relock_adapts_to_the_light_then_locks_again(fake_picamera2, monkeypatch):
+    hub = CameraService("picamera2", size=(64, 48), lock=True)
+    monkeypatch.setattr(time, "monotonic", _fast_clock())
+    hub.start()
+    assert wait_for(lambda: hub.status()["locked"].get("exposure"))
+    cam = fake_picamera2.instances[-1]
+    seen = []
+    real_set = cam.set_controls
+    monkeypatch.setattr(cam, "set_controls", lambda c: (seen.append(dict(c)), real_set(c)))
+    hub.relock()
+    assert wait_for(lambda: hub.status()["locked"].get("exposure") and len(seen) >= 3)
+    assert seen[0] == {"AeEnable": True, "AwbEnable": True}
+    assert seen[1]["AeEnable"] is False and seen[2]["AwbEnable"] is False
+    hub.stop()

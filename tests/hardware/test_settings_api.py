@@ -152,3 +152,10 @@ def test_numbers_the_rules_refuse_are_refused_here(setup):
     data["tokens"]["joker"]["count"] = 0  # a bag without a joker never refills
     r = c.put("/api/settings", json={"editions": {"augustus": data}}, headers=setup["host"])
     assert r.status_code == 400 and r.json["error"].startswith("augustus:")
+
+
+def test_relock_is_for_the_host(setup):
+    c = setup["client"]
+    assert c.post("/api/camera/relock").status_code == 401
+    assert c.post("/api/camera/relock", headers=setup["player"]).status_code == 403
+    assert c.post("/api/camera/relock", headers=setup["host"]).status_code == 200

@@ -22,6 +22,9 @@
     fps: { el: "Καρέ ανά δευτερόλεπτο", en: "Frames per second" },
     lock: { el: "Κλείδωμα έκθεσης και λευκού (σταθερό φως)", en: "Lock exposure and white balance (steady readings)" },
     status: { el: "Κατάσταση", en: "Status" },
+    relock: { el: "Κλείδωμα στο τωρινό φως", en: "Lock to the light now" },
+    relocked: { el: "Η κάμερα προσαρμόζεται στο φως και κλειδώνει σε 2 δευτερόλεπτα.",
+                en: "The camera adapts to the light and locks again in 2 seconds." },
     preview: { el: "Προβολή δίσκου", en: "Show the tray" },
     hide: { el: "Απόκρυψη", en: "Hide" },
     buttons: { el: "Κουμπιά και φως (αριθμοί BCM, 0 = χωρίς)", en: "Buttons and light (BCM numbers, 0 = not wired)" },
@@ -139,6 +142,10 @@
         field(t("source"), srcSel), srcText,
         field(t("fps"), numberInput("camera.fps", cam.fps || 10, 1, 1, 30)),
         field(t("lock"), h("input", { type: "checkbox", name: "camera.lock_exposure", checked: cam.lock_exposure !== false })),
+        h("button", { type: "button", class: "secondary relock", on: { click: async () => {
+          try { await call("POST", "/api/camera/relock", token, undefined, lang); say(t("relocked"), "ok"); }
+          catch (e) { say(e.status ? e.message : t("offline"), "error"); }
+        } } }, t("relock")),
         field(t("status"), camStatus), toggle, img));
 
       // buttons
