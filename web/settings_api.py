@@ -429,8 +429,15 @@ def put_settings():
         raise SettingsError("reset_editions must list game names.", "Το reset_editions πρέπει να απαριθμεί παιχνίδια.")
     resets = [*resets, *resets_same]
 
-    # everything is valid: write, then apply
-    config_mod.save(data_dir, _strip_unknown(new_cfg))
+    # everything is valid: write, then apply. Only what the host changed goes to the file, so a
+    # one-off command-line choice (--camera, --game) is not made permanent by saving the page.
+    changed = [(sec, key) for sec in SCHEMA for key in SCHEMA[sec]
+               if current.get(sec, {}).get(key) != new_cfg.get(sec, {}).get(key)]
+    if changed:
+        file_cfg = config_mod.load(data_dir)
+        for sec, key in changed:
+            file_cfg.setdefault(sec, {})[key] = new_cfg[sec][key]
+        config_mod.save(data_dir, _strip_unknown(file_cfg))
     import tomli_w
 
     for game, data in edition_writes.items():

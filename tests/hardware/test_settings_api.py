@@ -82,6 +82,18 @@ def test_settings_are_saved_and_applied_without_a_restart(setup, tmp_path):
     assert r.json["restart_needed"] == ["server.port"]
 
 
+def test_only_changed_settings_are_written(setup, tmp_path):
+    # the running companion was started with --camera none; saving the language keeps that one-off
+    c = setup["client"]
+    body = c.get("/api/settings", headers=setup["host"]).json["config"]
+    body["server"]["lang"] = "en"
+    r = c.put("/api/settings", json={"config": body}, headers=setup["host"])
+    assert r.status_code == 200 and r.json["applied"] == ["server.lang"]
+    saved = config_mod.load(tmp_path)
+    assert saved["server"]["lang"] == "en" and saved["camera"]["source"] == "auto"
+    assert setup["cfg"]["camera"]["source"] == "none"
+
+
 def test_edition_data_is_edited_with_provenance(setup, tmp_path):
     c = setup["client"]
     body = c.get("/api/settings", headers=setup["host"]).json
