@@ -73,6 +73,12 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#cd-prompt.mine")
     assert "Σειρά σας" in ana.locator("#cd-prompt").inner_text()
+    # a hand correction on her own board (a card effect the companion does not know)
+    ana.click("#cd-adjust summary")
+    plus(ana, "cd-adj-val", 4)
+    ana.click("#cd-adj-save")
+    ana.wait_for_function("document.querySelector(\"#cd-scoreboard tr[data-seat='0'] td[data-res='wood']\").textContent === '4'")
+    assert api_view(server, gid)["board"][0]["res"]["wood"] == 4
     # draw: one tap on Done draws up to the hand limit
     ana.click("#cd-next")
     ana.wait_for_function("!document.querySelector('#cd-prompt').classList.contains('mine')")

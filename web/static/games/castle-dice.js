@@ -102,6 +102,7 @@
     box.append(scoreboard(view, ctx));
     box.append(noticesCard(view, ctx));
     if (!view.finished && (can("build") || host)) box.append(cardTable(view, ctx, can, host, seat, send));
+    if (can("adjust")) box.append(adjustBox(view, ctx, host, seat, send));
     root.append(box);
   }
 
@@ -409,6 +410,42 @@
     form.append(el("button", { id: "cd-new-save", onclick: () => { const { id, def } = spec(); send({ type: "card_edit", id, ...def }); } }, t("castle.ui.save")));
     card.append(form);
     return card;
+  }
+
+  // a hand correction of a board (card effects the companion does not know, a wrong count...)
+  function adjustBox(view, ctx, host, seat, send) {
+    const { el, t } = ctx;
+    const humans = view.board.filter((b) => !b.bot);
+    const who = el("select", { id: "cd-adj-seat" }, humans.map((b) => el("option", { value: String(b.seat), selected: b.seat === seat, text: b.name })));
+    const fields = { res: RES, animals: ANIMALS, villagers: ["worker", "farmer", "merchant"], hand: [null], market_cards: [null] };
+    const label = (f, k) => k ? t((f === "res" ? "castle.res." : f === "animals" ? "castle.animal." : "castle.villager.") + k)
+      : t(f === "hand" ? "castle.ui.hand" : "castle.ui.market_cards");
+    const what = el("select", { id: "cd-adj-what" }, Object.entries(fields).flatMap(([f, ks]) => ks.map((k) =>
+      el("option", { value: `${f}:${k || ""}`, text: label(f, k) }))));
+    const val = { n: 0 };
+    const current = () => {
+      const b = view.board[Number(host ? who.value : seat)];
+      const [f, k] = what.value.split(":");
+      if (f === "villagers") return b.villagers[k];
+      return k ? b[f][k] : b[f];
+    };
+    const holder = el("div");
+    const redraw = () => { val.n = current(); holder.replaceChildren(stepper(el, t("castle.ui.correct"), val.n, 0, 20, (v) => { val.n = v; }, "cd-adj-val")); };
+    who.addEventListener("change", redraw);
+    what.addEventListener("change", redraw);
+    redraw();
+    const guards = el("div", { class: "row", id: "cd-adj-guards" }, RES.map((r) => el("label", {},
+      el("input", { type: "checkbox", value: r, style: "width:auto;min-height:auto", checked: view.board[seat !== null ? seat : humans[0].seat].guards.includes(r) }),
+      " " + t("castle.res." + r))));
+    return el("details", { class: "card", id: "cd-adjust" }, el("summary", {}, t("castle.ui.adjust")),
+      host ? who : null, what, holder,
+      el("button", { id: "cd-adj-save", onclick: () => {
+        const [f, k] = what.value.split(":");
+        send({ type: "adjust", seat: Number(host ? who.value : seat), field: f, key: k || null, value: val.n });
+      } }, t("castle.ui.save")),
+      el("label", { text: t("castle.ui.guard_on") }), guards,
+      el("button", { onclick: () => send({ type: "adjust", seat: Number(host ? who.value : seat), field: "guards",
+        value: [...guards.querySelectorAll("input:checked")].map((x) => x.value) }) }, t("castle.ui.save")));
   }
 
   function endScreen(view, ctx) {
