@@ -25,6 +25,7 @@ HOTSPOT_AUTO=0
 HOTSPOT_SSID=companion
 HOTSPOT_PSK=""
 START=1
+STAGE=""
 
 usage() {
     sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
@@ -32,6 +33,8 @@ usage() {
 
 Options:
   --dry-run              print every step without doing it
+  --stage DIR            like --dry-run, but write the files it would install under DIR
+                         (DIR/etc/systemd/system/...), to inspect or test them
   --prefix DIR           where the venv goes (default $PREFIX)
   --data DIR             the event log and config.toml (default $DATA_DIR)
   --user NAME            the service user (default $SERVICE_USER)
@@ -51,6 +54,7 @@ USAGE
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
+        --stage) DRY_RUN=1; STAGE="$2"; shift ;;
         --prefix) PREFIX="$2"; shift ;;
         --data) DATA_DIR="$2"; shift ;;
         --user) SERVICE_USER="$2"; shift ;;
@@ -93,7 +97,8 @@ put_file() {
     local src="$1" dest="$2" mode="$3" script="${4:-}"
     if [ "$DRY_RUN" -eq 1 ]; then
         printf '+ install -m %s %s %s%s\n' "$mode" "${src#"$SRC"/}" "$dest" "${script:+ (filled in)}"
-        return
+        [ -n "$STAGE" ] || return 0
+        dest="$STAGE$dest"
     fi
     local tmp
     tmp="$(mktemp)"
@@ -158,8 +163,17 @@ if [ -x "$PREFIX/venv/bin/python" ]; then
 else
     run python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
+# a clean copy of the source is built, so no root-owned build/ folder is left in your checkout
+if [ "$DRY_RUN" -eq 1 ]; then
+    printf '+ %s\n' "rm -rf $PREFIX/src && mkdir -p $PREFIX/src" \
+        "tar -C $SRC --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' -cf - . | tar -C $PREFIX/src -xf -"
+else
+    rm -rf "$PREFIX/src"
+    mkdir -p "$PREFIX/src"
+    tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' -cf - . | tar -C "$PREFIX/src" -xf -
+fi
 run "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade pip
-run "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade --constraint "$SRC/deploy/constraints-pi.txt" "$SRC"
+run "$PREFIX/venv/bin/python" -m pip install --quiet --upgrade --constraint "$PREFIX/src/deploy/constraints-pi.txt" "$PREFIX/src"
 put_file "$SRC/deploy/README.md" "$PREFIX/README.md" 0644
 
 step "Install the systemd unit $SERVICE_NAME.service"

@@ -124,3 +124,31 @@ def test_deploy_readme_has_wiring_bom_mounting_update():
     for heading in ("## Wiring", "## Bill of materials", "## Mounting the camera", "## Update"):
         assert heading in text
     assert "GPIO17" in text and "GND" in text and "LED" in text
+
+
+def test_staged_install_writes_filled_in_files_that_verify(tmp_path):
+    stage, prefix = tmp_path / "root", tmp_path / "opt"
+    r = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--stage", str(stage), "--prefix", str(prefix),
+                        "--user", "tabletop", "--data", "/srv/tabletop", "--port", "8080", "--hotspot",
+                        "--hotspot-ssid", "Τραπέζι", "--hotspot-password", "dice&tok#ens"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    unit = stage / "etc/systemd/system/tabletop-companion.service"
+    text = unit.read_text()
+    assert "User=tabletop" in text and "Group=tabletop" in text
+    assert f"ExecStart={prefix}/venv/bin/companion serve --data /srv/tabletop" in text
+    assert "ReadWritePaths=/srv/tabletop" in text and "StateDirectory=" not in text
+    hotspot = stage / "etc/NetworkManager/system-connections/companion-hotspot.nmconnection"
+    assert stat.S_IMODE(hotspot.stat().st_mode) == 0o600  # NetworkManager ignores readable secrets
+    assert "psk=dice&tok#ens" in hotspot.read_text() and "ssid=Τραπέζι" in hotspot.read_text()
+    assert "@UUID@" not in hotspot.read_text()
+    assert "<port>8080</port>" in (stage / "etc/avahi/services/tabletop-companion.service").read_text()
+    assert '"tabletop"' in (stage / "etc/polkit-1/rules.d/50-tabletop-companion.rules").read_text()
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed")
+    exe = prefix / "venv/bin/companion"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\nexit 0\n")
+    exe.chmod(0o755)
+    v = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
+    assert v.returncode == 0 and unit.name not in v.stdout + v.stderr, v.stdout + v.stderr
