@@ -34,8 +34,10 @@ PRE_BLUR = 0.8
 COLOUR_FLOOR = np.array([0.02, 0.02, 0.15], np.float32)     # per-pixel sd floors
 DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floors
 PIX_SD_CAP = np.array([0.06, 0.06, 0.35], np.float32)
-PIXEL_D2 = 10.0     # squared colour distance that still counts as "body"
+PIXEL_D2 = 10.0
+DETECT_LIMITS = (PIXEL_D2, 3 * PIXEL_D2)     # squared colour distance that still counts as "body"
 MAX_CANDIDATES = 60
+PER_GROUP = 3
 DEBUG = False
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
 
@@ -267,12 +269,14 @@ class Example:
 
 
 # --- detection ---------------------------------------------------------------------------------
-def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None) -> list:
+def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None,
+                limits=(PIXEL_D2,)) -> list:
     out = []
     for t in range(len(pix_mu)) if which is None else which:
         z = (feat - pix_mu[t]) / pix_sd[t]
         d2 = (z * z).sum(axis=2)
-        out.append((t, np.where(d2 < PIXEL_D2, 255, 0).astype(np.uint8)))
+        for lim in limits:
+            out.append((t, np.where(d2 < lim, 255, 0).astype(np.uint8)))
     return out
 
 
@@ -378,15 +382,17 @@ def _quality(c: dict, shape: str) -> float:
 
 
 def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = None,
-           allow_border: bool = False, types=None) -> list[tuple[int, np.ndarray]]:
-    """Candidate objects: list of (type index whose colour found it, contour)."""
+           allow_border: bool = False, types=None, flat: bool = True) -> list:
+    """Candidate objects: (type index whose colour found it, contour) per place, or with
+    ``flat=False`` a list of alternative outlines per place (best-shaped first)."""
     h, w = img_bgr.shape[:2]
     if feat is None:
         feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
     min_area = max(60.0, 0.0012 * h * w) if not allow_border else 0.02 * h * w
     found: list[tuple[int, np.ndarray, float, float]] = []
     edges = edge_map(img_bgr)
-    for t, mask in _type_masks(feat, model.pix_mu, model.pix_sd, types):
+    for k, (t, mask) in enumerate(_type_masks(feat, model.pix_mu, model.pix_sd, types, DETECT_LIMITS)):
+        loose = 1.0 if k % len(DETECT_LIMITS) == 0 else 0.93
         for cut in (None, edges):
             comps = [c for c in _components(mask, min_area, model.shape, allow_border, cut) if not c["touching"]]
             ok = [c for c in comps if _shape_ok(c, model.shape)]
@@ -394,24 +400,31 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
             typical = areas[len(areas) // 2] if areas else None
             for c in comps:
                 if _shape_ok(c, model.shape) and (typical is None or c["area"] < 1.7 * typical):
-                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape)))
+                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * loose))
                 elif c["area"] > 1.5 * (typical or min_area * 4):
                     est = typical or c["area"] / 2
                     for part in _split_merged(c, est):
                         pc = _components_from_cnt(part, h, w)
                         if pc and _shape_ok(pc, model.shape) and pc["area"] >= min_area:
-                            found.append((t, part, pc["area"], _quality(pc, model.shape) * 0.95))
+                            found.append((t, part, pc["area"], _quality(pc, model.shape) * 0.95 * loose))
     if not found:
         return []
-    # one object per place: the best-shaped candidate wins
+    # group candidates that sit on the same place; read() keeps the one that reads best
     found.sort(key=lambda f: -(f[3] + 0.02 * math.log(f[2])))
-    kept: list = []
+    groups: list[dict] = []
     for t, c, a, q in found:
         (cx, cy), r = cv2.minEnclosingCircle(c)
-        if any(math.hypot(cx - kx, cy - ky) < 0.7 * max(r, kr) for _, _, _, (kx, ky, kr) in kept):
-            continue
-        kept.append((t, c, a, (cx, cy, r)))
-    return [(t, c) for t, c, _, _ in kept[:MAX_CANDIDATES]]
+        for g in groups:
+            if math.hypot(cx - g["x"], cy - g["y"]) < 0.7 * max(r, g["r"]):
+                if len(g["cands"]) < PER_GROUP and all(abs(a - a2) > 0.04 * a for _, _, a2 in g["cands"]):
+                    g["cands"].append((t, c, a))
+                break
+        else:
+            groups.append({"x": cx, "y": cy, "r": r, "cands": [(t, c, a)]})
+    groups = groups[:MAX_CANDIDATES]
+    if flat:
+        return [(g["cands"][0][0], g["cands"][0][1]) for g in groups]
+    return [[(t, c) for t, c, _ in g["cands"]] for g in groups]
 
 
 def _components_from_cnt(c: np.ndarray, h: int, w: int) -> dict | None:
@@ -469,6 +482,7 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
     margin = float(total[b] - total[s]) if s is not None else 1.0
     typ, face = model.labels[b]
     res = {"type": typ, "face": face, "icon": float(icon[b]), "colour_d2": float(d2[cls_t[b]]),
+           "total": float(total[b]),
            "margin": margin}
     conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
     res["confidence"] = round(conf, 3)
@@ -492,7 +506,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt),
+    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"],
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
          "confidence": r["confidence"]}
@@ -511,7 +525,10 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
         scale = max(h, w) / MAX_SIDE
         img_bgr = cv2.resize(img_bgr, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
     feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
-    cand = [_entry(img_bgr, feat, c, model, scale) for _, c in detect(img_bgr, model, feat=feat)]
+    cand = []
+    for group in detect(img_bgr, model, feat=feat, flat=False):
+        es = [_entry(img_bgr, feat, c, model, scale) for _, c in group]
+        cand.append(max(es, key=lambda e: e["_score"]))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
