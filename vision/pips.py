@@ -38,6 +38,7 @@ _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
 _TIGHT = 6.3
 _TWO_TOL = 0.8
+_GAP = 0.12  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
 
 
@@ -200,7 +201,7 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     d = math.hypot(dx, dy)
     if d < 1e-6:
         return True
-    n = max(6, int(d / 1.5))
+    n = max(6, int(d / 0.8))
     t = np.linspace(0, 1, n)
     xs = np.clip(np.round(p.x + dx * t).astype(int), 0, gs.shape[1] - 1)
     ys = np.clip(np.round(p.y + dy * t).astype(int), 0, gs.shape[0] - 1)
@@ -216,6 +217,8 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         return False  # a dark gap (between dice), or another pip in the way
     if np.percentile(v, 95) - np.percentile(v, 5) > 0.35 * contrast + 8:
         return False  # an edge between two faces
+    if v.min() < float(np.median(v)) - max(_GAP * contrast, 18.0):
+        return False  # a narrow dip: the seam between two touching dice
     return True
 
 

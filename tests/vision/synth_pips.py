@@ -154,6 +154,9 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                 cv2.ellipse(img, (int(q[0] * 16), int(q[1] * 16)), (ax[0] * 16, ax[1] * 16), ang, 0, 360,
                             tuple(int(v * 0.8) for v in pip), -1, cv2.LINE_AA, 4)
     cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body, cv2.LINE_AA, 4)
+    # rounded edges of a real die catch less light: a darker rim around the top face
+    rim = tuple(int(v * 0.7) for v in body)
+    cv2.polylines(img, [np.round(top * 16).astype(np.int32)], True, rim, max(1, int(d.size / 20)), cv2.LINE_AA, 4)
     rad = d.size * d.pip_ratio / 2
     for (u, v) in PIP_LAYOUT[d.value]:
         q = np.array([u, v]) @ m.T + c
