@@ -438,15 +438,22 @@ def _raid(s: dict) -> None:
     _end_round(s)
 
 
+def _finish(s: dict) -> None:
+    s["finished"] = True
+    s["step"] = "end"
+    s["result"] = score(s)
+    s["pending"] = None
+
+
 def _end_round(s: dict) -> None:
     for d in s["supply"]:
         s["bank"][d["type"]] += 1
     s["supply"] = []
-    if s["round"] >= 7:
-        s["finished"] = True
-        s["step"] = "end"
-        s["result"] = score(s)
+    if s["round"] >= 7:  # scoring: the players reveal their Bards, then the game ends (§6)
+        s["step"] = "scoring"
         s["pending"] = None
+        for b in s["boards"]:
+            b["done"] = b["bot"]
         return
     s["round"] += 1
     s["pig_used"] = False
@@ -851,6 +858,8 @@ def decide(state: dict, action: dict, actor: Actor, rng: random.Random) -> dict:
             ev["source"] = source
         if face is not None:
             ev["face"] = _check_face(s, die["type"], face)
+            if kind == "take" and die["face"] is not None and face != die["face"]:
+                raise RuleError("castle.err.face_differs", face=face_text(die["face"]))
         elif die["face"] is None:
             raise RuleError("castle.err.die_unsure")
         if (ev.get("face") or die["face"]) == "barbarian":
@@ -946,6 +955,19 @@ def _decide_build(s: dict, seat: int, action: dict) -> dict:
                 raise RuleError("castle.err.guard_taken", res="@castle.res." + g)
             ev["resource"] = g
     return ev
+
+
+def face_text(face: str | None) -> dict:
+    """A die face in words, in both languages: ``wood2`` -> ``{"en": "2 Wood", "el": "2 Ξύλο"}``."""
+    from companion.i18n import t
+
+    if face is None:
+        return {"en": "?", "el": "?"}
+    kind, k = gain(face)
+    if kind in RES:
+        return {lang: f"{k} {t(lang, 'castle.res.' + kind)}" for lang in ("el", "en")}
+    key = "castle.face.barbarian" if kind == "barbarian" else "castle.animal." + kind
+    return {lang: t(lang, key) for lang in ("el", "en")}
 
 
 def _res_text(amounts: dict) -> dict:
@@ -1051,7 +1073,7 @@ def _decide_next(s: dict, action: dict, actor: Actor, rng: random.Random, kind: 
         rolls = [{"seat": i, "dice": _parse_roll(s, i, {}, rng)} for i in s["order"]
                  if not s["boards"][i]["rolled"]]
         return {"type": "roll", "rolls": rolls, "source": "virtual"}
-    if step in ("merchants", "build"):
+    if step in ("merchants", "build", "scoring"):
         if actor.role == "player":
             if s["boards"][actor.seat]["done"]:
                 raise RuleError("castle.err.already_done")
@@ -1222,17 +1244,25 @@ def apply(state: dict, event: dict) -> dict:
     elif kind == "build":
         _apply_build(s, event)
     elif kind == "done":
-        if s["step"] in ("merchants", "build"):
+        if s["step"] in ("merchants", "build", "scoring"):
             b["done"] = True
             if all(x["done"] for x in s["boards"]):
-                _enter(s, "build" if s["step"] == "merchants" else "raid")
+                _after(s, s["step"])
         else:
             _advance_seq(s)
     elif kind == "end_step":
-        _enter(s, "build" if event["step"] == "merchants" else "raid")
+        _after(s, event["step"])
     else:
         raise ValueError(f"unknown event {kind!r}")
     return s
+
+
+def _after(s: dict, step: str) -> None:
+    """The end of a step everybody does at once."""
+    if step == "scoring":
+        _finish(s)
+    else:
+        _enter(s, "build" if step == "merchants" else "raid")
 
 
 def _start_after_first(s: dict, first: int) -> None:
@@ -1333,7 +1363,7 @@ def _prompt(s: dict, seat: int | None) -> dict:
             key += ".bot"
         elif seat == cur:
             key += ".you"
-    elif step in ("roll", "merchants", "build"):
+    elif step in ("roll", "merchants", "build", "scoring"):
         waiting = [x["name"] for x in s["boards"] if not (x["rolled"] if step == "roll" else x["done"])]
         extra = {"names": ", ".join(waiting)}
         if seat is not None and not (s["boards"][seat]["rolled"] if step == "roll" else s["boards"][seat]["done"]):
@@ -1430,6 +1460,8 @@ def legal_actions(state: dict, actor: Actor) -> list[str]:
             acts += ["roll", "next"]
         elif step in ("merchants", "build") and (mine or (seat is not None and not s["boards"][seat]["done"])):
             acts += (["upgrade"] if step == "merchants" else ["build"]) + ["done", "next"]
+        elif step == "scoring" and (mine or (seat is not None and not s["boards"][seat]["done"])):
+            acts += ["done", "next"]
     if s["supply"] or any(s["camps"]):
         acts.append("correct_die")
     if actor.role != "device":

@@ -255,13 +255,18 @@ def test_final_score_breakdown_and_iron_tiebreak():
     s = cd.setup(["Ana", "Ben", "Cat"], {"first_player": 0})
     s["round"] = 7
     s["boards"][0]["built"] = [{"id": "gate_house", "name": {"en": "G", "el": "G"}, "vp": 2, "effect": "castle_part"}]
-    s["boards"][1]["bards"] = 1
     s["boards"][1]["market_cards"] = 1
     s["boards"][1]["animals"]["pig"] = 3  # sole most animals
     s["boards"][0]["res"]["iron"] = 1
     s["boards"][1]["res"]["iron"] = 4
     s = to_step(s, "build")
     s = act(s, {"type": "next"})
+    # final scoring: the players reveal their Bards (§6), then the game ends
+    assert s["step"] == "scoring" and not s["finished"]
+    assert "more than" not in refused(s, {"type": "bards", "count": 2}, Actor("player", 1))
+    s = act(s, {"type": "bards", "count": 1}, Actor("player", 1))
+    for seat in range(3):
+        s = act(s, {"type": "done"}, Actor("player", seat))
     assert s["finished"]
     res = s["result"]
     tot = {p["seat"]: p["total"] for p in res["players"]}
@@ -296,7 +301,7 @@ def test_solo_lakis_flow():
         s = to_step(act(s, {"type": "next"}), "build")
         if s["round"] == 7:
             break
-    s = act(s, {"type": "next"})
+    s = act(act(s, {"type": "next"}), {"type": "next"}, Actor("device"))  # raid, then scoring ends
     assert s["finished"] and s["boards"][1]["market_cards"] == 3
     me = s["result"]["players"][0]
     assert {"kind": "lakis_market", "count": 3, "vp": -3} in me["parts"]

@@ -117,7 +117,7 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     # the rest of the game through the API, as the host
     for _ in range(3000):
         v = api_view(server, gid)
-        if v["finished"]:
+        if v["step"] == "scoring":
             break
         cur = v["turn_seat"]
         if v["step"] == "choose_dice" and not v["pending"]:
@@ -131,11 +131,24 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
             host_act(server, gid, token, {"type": "build", "seat": 0, "card": "wall"})
         else:
             host_act(server, gid, token, {"type": "next"})
+    # final scoring on the phones: Άννα reveals her Bards and taps Done, the host ends the game
+    ana.wait_for_function("document.querySelector('#cd-prompt').dataset.step === 'scoring'")
+    assert "Βάρδ" in ana.locator("#cd-prompt").inner_text()
+    cards = api_view(server, gid)["board"][0]["market_cards"]
+    if cards:
+        plus(ana, "cd-bards-0", 1)
+        ana.click("#cd-bards-save-0")
+        ana.wait_for_function("document.querySelector('#cd-bards-0').textContent === '1'")
+    ana.click("#cd-next")
+    host.wait_for_function("document.querySelector('#cd-next') !== null")
+    host.click("#cd-next")
     ana.wait_for_selector("#cd-winner", timeout=5000)
     host.wait_for_selector("#cd-winner", timeout=5000)
     v = api_view(server, gid)
     assert v["winner"][0] in ana.locator("#cd-winner").inner_text()
     assert ana.locator("#cd-end [data-total]").count() == 2
+    if cards:
+        assert api_view(server, gid)["board"][0]["bards"] == 1
     for link in ("#cd-export-json", "#cd-export-csv"):
         href = ana.locator(link).get_attribute("href")
         r = requests.get(server.url + href, timeout=5)

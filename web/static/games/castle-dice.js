@@ -261,6 +261,14 @@
           onclick: () => send({ type: "done" }) }, t("castle.ui.done")));
         break;
       }
+      case "scoring": {
+        if (!can("done")) break;
+        const who = host ? view.board.filter((x) => !x.bot) : [view.board[seat]];
+        for (const x of who) card.append(el("div", { class: "muted", text: x.name }), bardsStepper(view, ctx, x.seat, send));
+        card.append(host ? bigDone(t("castle.ui.next")) : el("button", { class: "primary big", id: "cd-next",
+          onclick: () => send({ type: "done" }) }, t("castle.ui.done")));
+        break;
+      }
       default:
         if (can("next")) card.append(bigDone());
     }
@@ -271,8 +279,8 @@
     const b = view.board[s];
     let v = b.bards;
     return ctx.el("div", {}, stepper(ctx.el, `${ctx.t("castle.ui.bards")} (${ctx.t("castle.ui.market_cards")}: ${b.market_cards})`,
-      b.bards, 0, b.market_cards, (nv) => { v = nv; }, "cd-bards"),
-    ctx.el("button", { onclick: () => send({ type: "bards", seat: s, count: v }) }, ctx.t("castle.ui.save")));
+      b.bards, 0, b.market_cards, (nv) => { v = nv; }, "cd-bards-" + s),
+    ctx.el("button", { id: "cd-bards-save-" + s, onclick: () => send({ type: "bards", seat: s, count: v }) }, ctx.t("castle.ui.save")));
   }
 
   // ---------------------------------------------------------------------------------------------
