@@ -412,6 +412,8 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
 def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
     the side pip is more foreshortened) and the rest of the face between them is plain."""
+    if max(p.a, q.a) / min(p.a, q.a) > 1.2 or abs(p.roundness - q.roundness) > 0.12:
+        return False
     return _similar(p, q, _TWO_TOL) and _two_is_plain(gs_by_pol[p.polarity], p, q)
 
 
@@ -471,6 +473,14 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
 
     for i in range(n):
         grow([i], i + 1)
+    def clean(sub: frozenset, face: _Face) -> bool:
+        """No other pip of the group may lie inside the face's pattern: a 2 with a third pip
+        between its corners is not a 2."""
+        c = np.array([face.cx, face.cy])
+        extent = max(float(np.linalg.norm(pts[i] - c)) for i in sub) if len(sub) > 1 else 0.0
+        return all(float(np.linalg.norm(pts[j] - c)) >= 1.1 * extent for j in range(n) if j not in sub)
+
+    valid = [(sub, f) for sub, f in valid if clean(sub, f)]
     maximal = [(s, f) for s, f in valid if not any(s < t for t, _g in valid)]
     maximal.sort(key=lambda sf: (-round(sf[1].roundness, 2), -len(sf[0]), sf[1].cy))
     used: set[int] = set()
