@@ -10,6 +10,31 @@ The state follows the round (§3)::
     -> market -> workers (automatic) -> merchants -> build -> raid (automatic) -> next round
 
 Dice are conserved: ``bank + pools + supply + camps == edition total`` at every moment.
+After round 7 comes ``scoring`` (the players reveal their Bards), then the game is finished.
+
+Actions (``{"type": ...}``; a player acts for their own seat, the host and the table for anyone):
+
+============== ==========================================================================
+first_roll     round 1: ``faces`` (two wood faces) or ``wood`` (total); none = virtual roll
+set_first      host: ``seat`` goes first (skips the wood roll)
+draw_cards     ``discard``, ``castle``, ``village``: the hand must then hold 5 (6: chicken power)
+choose_dice    ``dice`` {type: n}: exactly the round's extra dice (+1 per Royal Chambers)
+bot_choose     Lakis's extra dice: ``solo`` [solo-die faces] or none = rolled virtually
+villager_choice cow power: ``from``, ``to`` (+ ``resource`` for a new guard)
+roll           ``seat``, ``dice`` [{type, face|None}] or ``faces``; none = virtual roll
+correct_die    ``die``, ``face``: confirm or correct a reading (a barbarian moves to the camp)
+take           ``die`` (or ``type`` + ``face``): the pick of whoever's turn it is
+pork_chops     ``die``, ``face``, ``source`` pig|daughter: set a die's face, take it, stop gathering
+farmer_bonus   ``animals``: 1 farmer: none; 2: one kind; 3: two kinds (replacing the gathered one)
+sell_sets      ``sets``: animal sets for Market cards (feast rounds do it automatically)
+bards          ``count``: how many of a player's Market cards are Bards
+upgrade        ``from``: merchant work, one step rarer, once per merchant
+build          ``card`` (+ ``resource`` for a guard; ``define`` {...} enters a new card once)
+card_edit      ``id`` + card fields: add or edit an entry of the game's card table
+adjust         ``seat``, ``field``, ``key``, ``value``: a hand correction of a board
+skip           decline the farmer bonus / the Villager Choice
+done, next     the one-tap end of what the step waits for (the table's buttons send ``next``)
+============== ==========================================================================
 
 >>> s = setup(["Ana", "Ben"], {"first_player": 0})
 >>> s["step"], s["round"], s["order"]
