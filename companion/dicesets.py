@@ -154,8 +154,16 @@ def load_set_folder(name_or_dir: str | os.PathLike) -> tuple[SetInfo, list[str]]
     return info, warnings
 
 
+def _code_version() -> bytes:
+    try:
+        return Path(custom.__file__).read_bytes()
+    except OSError:
+        return READER_VERSION.encode()
+
+
 def folder_hash(info: SetInfo) -> str:
     h = hashlib.sha256(READER_VERSION.encode())
+    h.update(hashlib.sha256(_code_version()).digest())  # a new reader relearns
     for key in sorted(info.files):
         for p in info.files[key]:
             st = p.stat()

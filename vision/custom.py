@@ -38,6 +38,7 @@ PIXEL_D2 = 10.0
 DETECT_LIMITS = (PIXEL_D2, 3 * PIXEL_D2)     # squared colour distance that still counts as "body"
 MAX_CANDIDATES = 60
 PER_GROUP = 3
+BLANK_RATIO = 0.4
 DEBUG = False
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
 
@@ -194,6 +195,21 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
 
 
+def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
+    """How much symbol there is: mean gradient magnitude of the inner area (brightness-normalised)."""
+    g = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.GaussianBlur(g, (0, 0), 1.2)
+    g /= float(np.median(g)) + 8.0
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    gm = cv2.resize(np.sqrt(gx * gx + gy * gy), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
+    m = _MASKS.get(shape)
+    if m is None:
+        m = _MASKS[shape] = _inner_mask(shape)
+    inner = cv2.erode(m, np.ones((3, 3), np.uint8))
+    return float((gm * inner).sum() / max(inner.sum(), 1.0))
+
+
 def _augment(patch: np.ndarray) -> list[np.ndarray]:
     """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
     P = PATCH
@@ -238,7 +254,7 @@ class SetModel:
     desc_cls: np.ndarray            # (N,) class index
     icon_floor: float = 0.3
     margin_min: float = 0.012
-    rel_area: float = 0.0           # not used for detection; kept for diagnostics
+    cls_energy: np.ndarray | None = None  # (C,) median symbol energy of each class's examples
     info: dict = field(default_factory=dict)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
@@ -247,7 +263,8 @@ class SetModel:
                 "margin_min": self.margin_min, "info": self.info}
         return {"meta": np.frombuffer(json.dumps(meta).encode(), np.uint8), "pix_mu": self.pix_mu,
                 "pix_sd": self.pix_sd, "die_mu": self.die_mu, "die_sd": self.die_sd, "desc": self.desc,
-                "desc_cls": self.desc_cls}
+                "desc_cls": self.desc_cls,
+                "cls_energy": self.cls_energy if self.cls_energy is not None else np.zeros(0, np.float32)}
 
     @classmethod
     def from_arrays(cls, a) -> SetModel:
@@ -257,7 +274,8 @@ class SetModel:
                    pix_sd=np.asarray(a["pix_sd"]), die_mu=np.asarray(a["die_mu"]),
                    die_sd=np.asarray(a["die_sd"]), desc=np.asarray(a["desc"]),
                    desc_cls=np.asarray(a["desc_cls"]), icon_floor=float(meta["icon_floor"]),
-                   margin_min=float(meta["margin_min"]), info=meta.get("info", {}))
+                   margin_min=float(meta["margin_min"]), info=meta.get("info", {}),
+                   cls_energy=(np.asarray(a["cls_energy"]) if "cls_energy" in a and len(a["cls_energy"]) else None))
 
 
 @dataclass
@@ -486,14 +504,20 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
            "margin": margin}
     conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
     res["confidence"] = round(conf, 3)
+    energy = icon_energy(patch, model.shape)
+    res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
+    elif model.cls_energy is not None and energy < BLANK_RATIO * float(model.cls_energy[b]):
+        res["reason"] = "no symbol can be seen on it"
+        res["blank"] = True
     elif icon[b] < model.icon_floor:
         res["reason"] = "its symbol matches none of the taught faces"
     elif margin < model.margin_min:
         t2, f2 = model.labels[s]
         res["reason"] = f"unsure between {typ}/{face} and {t2}/{f2}"
     if "reason" in res:
+        res["confidence"] = round(min(res["confidence"], 0.5), 3)
         res["face"] = None
         res["alt"] = [typ, face]
     return res
@@ -506,7 +530,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"],
+    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
          "confidence": r["confidence"]}
@@ -536,7 +560,7 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     if ref:
         med = float(np.median([e["_area"] for e in ref]))
         cand = [e for e in cand if 0.35 * med <= e["_area"] <= 2.8 * med]
-        blanks = [e for e in cand if e["face"] is None and e["_icon"] < model.icon_floor]
+        blanks = [e for e in cand if e["face"] is None and (e["_icon"] < model.icon_floor or e.get("_blank"))]
         allow_blank = len(blanks) <= max(2, len(sure) // 2)
         for e in cand:
             if e["_d2"] > COLOUR_MAX_D2 and e["_icon"] < 0.9:
@@ -658,6 +682,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     # pass 2: the detector's own view of each example -> descriptors and die colours
     descs, cls, src, cols = [], [], [], {i: [] for i in range(len(types))}
     patches: list[np.ndarray] = []
+    energies: list[float] = []
     lindex = {lab: i for i, lab in enumerate(labels)}
     used = []
     for e, c1 in zip(examples, first, strict=True):
@@ -675,6 +700,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                 continue
         patch = canonical_patch(e.image, c, shape)
         patches.append(patch)
+        energies.append(icon_energy(patch, shape))
         for a in _augment(patch):
             descs.append(descriptor(a, shape))
             cls.append(lindex[(e.type, e.face)])
@@ -690,7 +716,25 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
                      np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
     src_a = np.array(src, np.int32)
-    loo = _leave_one_out(model, patches, src_a, [lindex[(e.type, e.face)] for e in used])
+    ex_cls = [lindex[(e.type, e.face)] for e in used]
+    loo = _leave_one_out(model, patches, src_a, ex_cls)
+    if len(loo) >= 6:
+        med = float(np.median([r[0] for r in loo]))
+        bad = {r[4] for r in loo if r[0] < med - 0.35}
+        per_cls = {c: sum(1 for k in range(len(used)) if ex_cls[k] == c and k not in bad) for c in set(ex_cls)}
+        bad = {k for k in bad if per_cls[ex_cls[k]] >= 2}
+        if bad:
+            keep = ~np.isin(src_a, list(bad))
+            model.desc, model.desc_cls = model.desc[keep], model.desc_cls[keep]
+            for k in sorted(bad):
+                warnings.append(f"{used[k].source or used[k].face}: looks unlike the other pictures of "
+                                f"{used[k].type}/{used[k].face} (badly cropped, or the wrong face?); ignored")
+            loo = [r for r in loo if r[4] not in bad]
+    ce = np.zeros(len(labels), np.float32)
+    for ci in range(len(labels)):
+        vals = [energies[k] for k in range(len(used)) if ex_cls[k] == ci]
+        ce[ci] = float(np.median(vals)) if vals else 0.0
+    model.cls_energy = ce
     if loo:
         same = np.array([r[0] for r in loo])
         model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.15, np.median(same) - 0.3), 0.45, 0.75))
@@ -717,7 +761,7 @@ def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int])
         if same <= -1.5:
             continue  # the only example of its face
         per[c] = -2
-        out.append((same, int(np.argmax(per)), per, c))
+        out.append((same, int(np.argmax(per)), per, c, i))
     return out
 
 
@@ -738,7 +782,7 @@ def confusion_warnings(model: SetModel, loo: list) -> list[str]:
         z = (model.die_mu - model.die_mu[i]) / np.maximum(model.die_sd, model.die_sd[i])
         d2t[i] = np.minimum((z * z).sum(axis=1), COLOUR_CAP)
     pairs: dict[tuple[int, int], int] = {}
-    for same, _, per, c in loo:
+    for same, _, per, c, _ in loo:
         other = per - COLOUR_WEIGHT * d2t[cls_t[c], cls_t]
         other[c] = -9
         b = int(np.argmax(other))
