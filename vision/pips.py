@@ -38,6 +38,7 @@ _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
 _TIGHT = 6.3
 _TWO_TOL = 0.8
+_ONE_NEAR = 3.2  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.12  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
 
@@ -420,7 +421,7 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
 def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
     asym, near, far = _body_extent(img, p)
-    return asym <= 0.3 and near >= 3.6 and far <= 7.6
+    return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:

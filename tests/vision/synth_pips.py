@@ -102,7 +102,8 @@ def _background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
             r = int(rng.integers(12, 30))
             cv2.circle(img, c, r, (60, 150, 190), -1, cv2.LINE_AA)
             cv2.circle(img, c, int(r * 0.7), (40, 120, 160), 2, cv2.LINE_AA)
-            cv2.circle(img, c, max(2, r // 6), (30, 90, 130), -1, cv2.LINE_AA)
+            cv2.putText(img, str(int(rng.integers(1, 50))), (c[0] - r // 2, c[1] + r // 4),
+                        cv2.FONT_HERSHEY_SIMPLEX, r / 40, (30, 90, 130), 1, cv2.LINE_AA)
     elif kind == "noise":
         img = np.clip(img.astype(np.int16) + rng.normal(0, 18, img.shape), 0, 255).astype(np.uint8)
     return img
