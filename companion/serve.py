@@ -115,7 +115,13 @@ def serve(host, port, data_dir, game, camera, threads, pins):
     click.echo(f"Tabletop companion: open {url} on your phone (data in {data_dir})")
     click.echo(terminal_qr(url))
     sys.stdout.flush()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    def stop(*_):
+        camera = app.extensions.get("camera")
+        if camera is not None:  # ends open previews at once, so waitress need not wait for them
+            camera.stop()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         waitress.serve(app, host=host, port=port, threads=threads, ident="companion",
                        channel_timeout=300, connection_limit=200, clear_untrusted_proxy_headers=True)

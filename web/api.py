@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import time
@@ -133,8 +134,9 @@ def qr(game_id: str):
     if not actor.is_host:
         raise NotAllowed("err.not_host")
     row = tbl.row(game_id)
-    svg = segno.make(join_url(game_id, row.join_code), error="m").svg_inline(scale=6, border=2)
-    return Response(svg, mimetype="image/svg+xml")
+    buf = io.BytesIO()
+    segno.make(join_url(game_id, row.join_code), error="m").save(buf, kind="svg", scale=6, border=2)
+    return Response(buf.getvalue(), mimetype="image/svg+xml")
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/free")

@@ -179,6 +179,7 @@ def test_qr_code_is_for_the_host_only(client):
     assert client.get(f"/api/games/{game['id']}/qr.svg").status_code == 403
     res = client.get(f"/api/games/{game['id']}/qr.svg?token={game['host_token']}")
     assert res.status_code == 200 and res.mimetype == "image/svg+xml" and b"<svg" in res.data
+    assert b'xmlns="http://www.w3.org/2000/svg"' in res.data  # an <img> shows only a namespaced SVG
 
 
 def test_openapi_describes_every_api_route(app, client):

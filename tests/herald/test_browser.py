@@ -56,6 +56,8 @@ def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, br
     game_id = host.url.rstrip("/").split("/g/")[1].split("?")[0]
     code = host.locator("#join-code-show").inner_text()
     assert len(code) == 5
+    host.wait_for_function("(i => i && i.complete && i.naturalWidth > 100)(document.querySelector('#host .qr img'))",
+                           timeout=5000)  # the QR code really renders
 
     host.click("#sound")  # the one tap that unlocks speech on iOS
     assert host.locator("#sound").inner_text() == "Ήχος: ναι"

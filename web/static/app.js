@@ -92,6 +92,7 @@ window.CompanionGames = window.CompanionGames || {};
     lang = lang === "el" ? "en" : "el";
     localStorage.setItem("lang", lang);
     applyStaticText();
+    if (tray) tray.setLang(lang);
     route();
   });
 
@@ -129,9 +130,19 @@ window.CompanionGames = window.CompanionGames || {};
     setConn("off");
   }
 
+  let tray = null;  // the camera strip and tray preview (web/static/camera.js), shown on game pages
+  function showTray(on) {
+    const wrap = $("#tray-wrap");
+    if (!wrap || !window.TabletopCamera) return;
+    if (on && !tray) tray = window.TabletopCamera.mount($("#tray"), { lang });
+    if (tray) tray.setLang(lang);
+    wrap.hidden = !on || !cameraPresent;
+  }
+
   async function route() {
     const path = location.pathname;
     const m = path.match(/^\/g\/([A-Za-z0-9_-]+)/);
+    showTray(Boolean(m));
     if (m) return showGame(m[1]);
     closeStream();
     current = null;
@@ -347,6 +358,7 @@ window.CompanionGames = window.CompanionGames || {};
   function hostBox(view) {
     const box = el("details", { class: "card", id: "host" }, el("summary", {}, t("ui.invite", { url: (current.me.join_url || location.href).split("/g/")[0], code: current.me.join_code || "" })));
     box.open = view.version === 0;
+    box.append(el("p", {}, el("a", { class: "button", id: "settings-link", href: `/settings?token=${encodeURIComponent(current.token)}` }, t("ui.settings"))));
     box.append(el("div", { class: "qr" },
       el("img", { alt: "QR", src: `/api/games/${current.id}/qr.svg?token=${encodeURIComponent(current.token)}` }),
       el("div", { class: "code", id: "join-code-show", text: current.me.join_code || "" })));
@@ -382,14 +394,17 @@ window.CompanionGames = window.CompanionGames || {};
   }
 
   // the camera's status, shown inline when a camera is configured
+  let cameraPresent = false;
   async function pollCamera() {
     try {
       const res = await fetch("/api/camera", { headers: { Accept: "application/json" } });
       if (res.ok) {
         const s = await res.json();
         const c = $("#camera");
-        c.hidden = !s || s.source === "none";
-        const lost = s && (s.status === "lost" || s.ok === false);
+        const present = Boolean(s && s.state && s.state !== "off");
+        if (present !== cameraPresent) { cameraPresent = present; showTray(Boolean(current)); }
+        c.hidden = !present;
+        const lost = present && s.state === "lost";
         c.className = "conn camera " + (lost ? "lost" : "live");
         c.textContent = lost ? t("ui.camera_lost") : t("ui.camera_ok");
         c.dataset.state = lost ? "lost" : "ok";
