@@ -56,6 +56,7 @@ class Table:
         self._guard = threading.Lock()
         self._listeners: list[Listener] = []
         self._resolvers: dict[str, list[Resolver]] = {}
+        self._option_defaults: list[Callable[[str], dict]] = []
         self.active_game: str | None = None
         running = [g for g in store.games() if g.status == "running"]
         if running:
@@ -69,6 +70,11 @@ class Table:
     def add_resolver(self, game: str, fn: Resolver) -> None:
         """Runs ``fn`` on every action of ``game`` before the rules decide (device input: camera reads)."""
         self._resolvers.setdefault(game, []).append(fn)
+
+    def add_option_defaults(self, fn: Callable[[str], dict]) -> None:
+        """``fn(game)`` gives default options for new games (e.g. the host's edition data);
+        options sent with the request win."""
+        self._option_defaults.append(fn)
 
     # -- games -----------------------------------------------------------------------------------
     def create_game(self, game: str, players: list, options: dict | None = None, lang: str = "el") -> dict:
@@ -85,6 +91,11 @@ class Table:
         options = options or {}
         if not isinstance(options, dict):
             raise BadAction("err.bad_field", field="options", why="it must be an object")
+        for defaults in self._option_defaults:
+            try:
+                options = {**defaults(game), **options}
+            except Exception:  # a broken edition override must not stop a game from starting
+                log.exception("option defaults for %s ignored", game)
         state = rules.setup(players, options)  # validates the options
         now = time.time()
         row = GameRow(

@@ -183,23 +183,16 @@ def _try_edition(game: str, data: dict) -> None:
 
 def install_edition_overrides(table, data_dir: Path) -> None:
     """New games start with the host's edition data (``<data dir>/editions/<game>.toml``): the
-    options it stands for are added to ``create_game`` unless the request gives its own."""
+    options it stands for are defaults of ``create_game``; options the request gives win."""
     if getattr(table, "_edition_overrides", False):
         return
-    original = table.create_game
 
-    def create_game(game, players, options=None, lang="el"):
-        if (options is None or isinstance(options, dict)) and isinstance(game, str) \
-                and edition_path(data_dir, game).exists():
-            try:
-                extra = edition_options(game, load_edition(data_dir, game) or {})
-            except Exception:  # a broken override must not stop a game from starting
-                log.exception("edition override for %s ignored", game)
-                extra = {}
-            options = {**extra, **(options or {})}
-        return original(game, players, options, lang)
+    def defaults(game: str) -> dict:
+        if not edition_path(data_dir, game).exists():
+            return {}
+        return edition_options(game, load_edition(data_dir, game) or {})
 
-    table.create_game = create_game
+    table.add_option_defaults(defaults)
     table._edition_overrides = True
 
 
