@@ -550,11 +550,12 @@ def score(s: dict) -> dict:
 # -- decide: actions -> events -------------------------------------------------------------------------
 def _seat_of(s: dict, action: dict, actor: Actor, default: int | None = None) -> int:
     """The seat an action is for: a player acts for itself; the host and the table for anyone."""
-    seat = action.get("seat", default)
+    seat = action.get("seat", actor.seat if actor.role == "player" else default)
     if actor.role == "player":
-        if seat is not None and seat != actor.seat:
+        bot = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < _n(s) and s["boards"][seat]["bot"]
+        if seat is not None and seat != actor.seat and not bot:  # anyone may roll for Lakis
             raise NotAllowed("castle.err.not_for_others")
-        seat = actor.seat
+        seat = seat if bot else actor.seat
     elif actor.role not in ("host", "device"):
         raise NotAllowed("err.spectator")
     if seat is None:
@@ -567,8 +568,8 @@ def _turn_seat(s: dict, actor: Actor) -> int:
     seat = current(s)
     if seat is None:
         raise RuleError("castle.err.no_turn")
-    if actor.role == "player" and actor.seat != seat:
-        raise NotAllowed("castle.err.not_your_turn", who=s["names"][seat])
+    if actor.role == "player" and actor.seat != seat and not s["boards"][seat]["bot"]:
+        raise NotAllowed("castle.err.not_your_turn", who=s["names"][seat])  # anyone may run Lakis's turn
     if actor.role not in ("player", "host", "device"):
         raise NotAllowed("err.spectator")
     return seat
@@ -1047,6 +1048,10 @@ def _decide_next(s: dict, action: dict, actor: Actor, rng: random.Random, kind: 
         raise RuleError("castle.err.roll_tray")  # a button press must not roll virtually over real dice
     if step == "first_player":
         if actor.role == "player":
+            bot = s["bot"]
+            mine_done = actor.seat not in s["contenders"] or s["boards"][actor.seat]["first_roll"] is not None
+            if mine_done and bot in s["contenders"] and s["boards"][bot]["first_roll"] is None:
+                return decide(s, {"type": "first_roll", "seat": bot}, actor, rng)
             return decide(s, {"type": "first_roll"}, actor, rng)
         rolls = {}
         for seat in s["contenders"]:
@@ -1094,7 +1099,10 @@ def _decide_next(s: dict, action: dict, actor: Actor, rng: random.Random, kind: 
         return {"type": "done", "seat": seat}
     if step == "roll":
         if actor.role == "player":
-            return decide(s, {"type": "roll"}, actor, rng)
+            bot = s["bot"]
+            if s["boards"][actor.seat]["rolled"] and bot is not None and not s["boards"][bot]["rolled"]:
+                return decide(s, {"type": "roll", "seat": bot}, actor, rng)
+            return decide(s, {"type": "roll", "seat": actor.seat}, actor, rng)
         rolls = [{"seat": i, "dice": _parse_roll(s, i, {}, rng)} for i in s["order"]
                  if not s["boards"][i]["rolled"]]
         return {"type": "roll", "rolls": rolls, "source": "virtual"}
@@ -1469,11 +1477,12 @@ def legal_actions(state: dict, actor: Actor) -> list[str]:
     else:
         step = s["step"]
         if step == "first_player":
-            if mine or seat in s["contenders"]:
+            if mine or seat in s["contenders"] or s["bot"] in s["contenders"]:
                 acts += ["first_roll", "next"]
             if actor.role == "host":
                 acts.append("set_first")
-        elif step in ("draw", "choose_dice", "gather", "market") and (mine or seat == cur):
+        elif step in ("draw", "choose_dice", "gather", "market") and (
+                mine or seat == cur or (cur is not None and s["boards"][cur]["bot"])):
             bot = cur is not None and s["boards"][cur]["bot"]
             acts += {"draw": ["draw_cards", "done"],
                      "choose_dice": ["bot_choose", "next"] if bot else ["choose_dice"],
@@ -1481,7 +1490,8 @@ def legal_actions(state: dict, actor: Actor) -> list[str]:
                      "market": ["sell_sets", "done"]}[step]
             if step == "gather" and not bot and not s["supply"]:
                 acts.append("next")
-        elif step == "roll" and (mine or (seat is not None and not s["boards"][seat]["rolled"])):
+        elif step == "roll" and (mine or (seat is not None and not all(
+                s["boards"][i]["rolled"] for i in (seat, s["bot"]) if i is not None))):
             acts += ["roll", "next"]
         elif step in ("merchants", "build") and (mine or (seat is not None and not s["boards"][seat]["done"])):
             acts += (["upgrade"] if step == "merchants" else ["build"]) + ["done", "next"]

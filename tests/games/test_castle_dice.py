@@ -284,7 +284,8 @@ def test_solo_lakis_flow():
     s = to_step(s, "choose_dice")
     s = act(s, {"type": "choose_dice", "dice": {"gold": 2}}, Actor("player", 0))
     assert cd.current(s) == 1
-    s = act(s, {"type": "bot_choose", "solo": ["barn", "iron"]})
+    assert "next" in cd.legal_actions(s, Actor("player", 0))  # the solo player runs Lakis's turn
+    s = act(s, {"type": "bot_choose", "solo": ["barn", "iron"]}, Actor("player", 0))
     assert s["boards"][1]["pool"]["iron"] == 2 and s["boards"][1]["priority"] == "iron"
     s = to_step(s, "gather")
     # Lakis takes his priority resource with the largest quantity first
@@ -464,3 +465,15 @@ def test_table_buttons_never_roll_over_real_dice():
     # the other table button ("draw") is the same one-tap next
     d = cd.setup(["Ana", "Ben"], {"first_player": 0})
     assert cd.current(act(d, {"type": "draw"}, Actor("device"))) == 1
+
+
+def test_a_player_rolls_for_self_by_default_and_may_roll_for_lakis():
+    s = to_step(cd.setup(["Ana", "Ben"], {"first_player": 1}), "roll")
+    s = act(s, {"type": "roll"}, Actor("player", 0))  # Ben is first in order, Ana rolls her own dice
+    assert s["boards"][0]["rolled"] and not s["boards"][1]["rolled"]
+    with pytest.raises(NotAllowed):
+        cd.decide(s, {"type": "roll", "seat": 1}, Actor("player", 0), RNG)
+    solo = to_step(cd.setup(["Ana"], {"first_player": 0}), "roll")
+    solo = act(solo, {"type": "next"}, Actor("player", 0))
+    solo = act(solo, {"type": "next"}, Actor("player", 0))  # then Lakis's dice
+    assert solo["step"] == "gather"

@@ -297,3 +297,34 @@ def test_scripted_game_against_a_real_server(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_solo_game_against_lakis_played_from_the_players_phone(tmp_path):
+    """Solo mode (§2.3): one phone plays the whole game, running Lakis's turns with one tap each."""
+    from web import create_app
+
+    c = FlaskClient(create_app(Table(EventStore(tmp_path / "db.sqlite3"))))
+    _, created = c.post("/api/games", {"game": "castle-dice", "players": ["Άννα"],
+                                       "options": {"first_player": 0, "solo_thresholds": [0, 3, 6, 9]}})
+    gid = created["id"]
+    _, me = c.post("/api/join", {"code": created["join_code"], "seat": 0})
+    tok = me["token"]
+    for _ in range(2000):
+        _, v = c.get(f"/api/games/{gid}")
+        if v["finished"]:
+            break
+        assert v["solo"] and v["names"] == ["Άννα", "Lakis"]
+        cur = v["turn_seat"]
+        if v["step"] == "choose_dice" and not v["pending"] and cur == 0:
+            n = v["board"][0]["extra_dice"]
+            typ = max(v["bank"], key=v["bank"].get)
+            action = {"type": "choose_dice", "dice": {typ: n}}
+        elif v["step"] == "gather" and not v["pending"] and cur == 0 and v["supply"]:
+            action = {"type": "take", "die": v["supply"][0]["id"]}
+        else:
+            action = {"type": "next"}
+        code, body = c.post(f"/api/games/{gid}/actions", action, tok)
+        assert code == 200, (v["step"], action, body)
+    assert v["finished"] and v["result"]["solo_result"] in ("big_loss", "loss", "win", "big_win", "epic_win")
+    assert v["board"][1]["market_cards"] == 3  # one per feast round
+    assert {"kind": "lakis_market", "count": 3, "vp": -3} in v["result"]["players"][0]["parts"]
