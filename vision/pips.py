@@ -38,8 +38,8 @@ _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
 _TIGHT = 6.3
 _TWO_TOL = 0.8
-_ONE_NEAR = 3.2  # a 1: the die colour must reach at least this many pip radii around it
-_GAP = 0.12  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
+_ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
+_GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
 
 
@@ -218,7 +218,7 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         return False  # a dark gap (between dice), or another pip in the way
     if np.percentile(v, 95) - np.percentile(v, 5) > 0.35 * contrast + 8:
         return False  # an edge between two faces
-    if v.min() < float(np.median(v)) - max(_GAP * contrast, 18.0):
+    if v.min() < min(p.ring, q.ring) - max(_GAP * contrast, 18.0):
         return False  # a narrow dip: the seam between two touching dice
     return True
 

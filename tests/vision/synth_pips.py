@@ -150,7 +150,7 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
             u = (p1 - p0)
             for t in (0.25, 0.5, 0.75):
                 q = p0 + u * t + [0, side_h * 0.5]
-                ax = (max(1, int(d.size * d.pip_ratio / 2)), max(1, int(side_h * d.pip_ratio * 0.9)))
+                ax = (max(1, int(d.size * d.pip_ratio / 2)), max(1, int(side_h * d.pip_ratio / 2)))
                 ang = math.degrees(math.atan2(u[1], u[0]))
                 cv2.ellipse(img, (int(q[0] * 16), int(q[1] * 16)), (ax[0] * 16, ax[1] * 16), ang, 0, 360,
                             tuple(int(v * 0.8) for v in pip), -1, cv2.LINE_AA, 4)
