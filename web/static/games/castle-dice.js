@@ -156,7 +156,7 @@
       case "first_player": {
         if (can("first_roll")) {
           card.append(el("button", { class: "primary big", id: "cd-first-roll",
-            onclick: () => send(host ? { type: "next" } : { type: "first_roll" }) }, "" + t("castle.ui.roll")));
+            onclick: () => send({ type: "next" }) }, t("castle.ui.roll")));
           if (!host) {
             const w = { n: 0 };
             card.append(stepper(ctx.el, t("castle.res.wood"), 0, 0, 6, (v) => { w.n = v; }, "cd-first-wood"),
@@ -204,7 +204,9 @@
       }
       case "roll": {
         if (!can("roll")) break;
-        const rollSeat = host ? view.order.find((i) => !view.board[i].rolled) : seat;
+        const bot = view.bot_seat;
+        const rollSeat = host ? view.order.find((i) => !view.board[i].rolled)
+          : (!view.board[seat].rolled ? seat : (bot !== null && !view.board[bot].rolled ? bot : null));
         if (rollSeat === undefined || rollSeat === null) break;
         const rb = view.board[rollSeat];
         card.append(el("button", { class: "primary big", id: "cd-roll", onclick: () => send({ type: "roll", seat: rollSeat }) },
