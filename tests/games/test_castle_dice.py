@@ -330,6 +330,9 @@ def test_every_message_key_has_both_languages():
     used = set(re.findall(r'"(castle\.(?:err|note|prompt)\.[a-z_.]+)"', src))
     missing = {k for k in used if k not in en and not k.endswith((".", "_"))}
     assert not missing, missing
+    js = (Path(cd.__file__).parents[2] / "web" / "static" / "games" / "castle-dice.js").read_text()
+    in_js = {k for k in re.findall(r't\("(castle\.[a-z_.]+)"', js) if not k.endswith(".")}
+    assert in_js and not in_js - en, in_js - en
 
 
 # -- hypothesis invariants over random legal games -------------------------------------------------------
