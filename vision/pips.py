@@ -535,7 +535,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
         faces.append(f)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
-    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.6, 1.9))]
+    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
     pairs = []
     for i, p in enumerate(singles):
         for j in range(i + 1, len(singles)):

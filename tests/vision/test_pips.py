@@ -1,0 +1,183 @@
+"""The pip reader on real dev photos and on synthetic hard cases (values asserted, not "it ran")."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from dev_sample import FULL_DEV, match, yolo_labels
+from synth_pips import COLOURS, Die, Scene, render
+
+from vision.pips import read_pips
+
+CONTRACT_KEYS = {"x", "y", "w", "h", "set", "type", "face", "value", "confidence"}
+
+
+def _read_truth(scene: Scene, seed: int = 0, tol: float = 0.5):
+    img, truth = render(scene, seed)
+    dice = read_pips(img)
+    pairs, extra = match([(t["x"], t["y"], t["value"]) for t in truth], dice,
+                         tol=max(t["size"] for t in truth) * tol if truth else 20)
+    return dice, pairs, extra
+
+
+# ---------------------------------------------------------------- real photos
+def test_every_die_in_the_dev_sample_is_read(sample_images):
+    for image in sample_images:
+        img = cv2.imread(str(image))
+        dice = read_pips(img)
+        truth = yolo_labels(image)
+        pairs, extra = match(truth, dice, tol=25)
+        assert all(v == got for v, got in pairs), f"{image.name}: (label, read) = {pairs}"
+        assert not extra, f"{image.name}: false dice {extra}"
+
+
+def test_entries_follow_the_guide_contract(sample_images):
+    dice = read_pips(cv2.imread(str(sample_images[0])))
+    assert dice
+    for d in dice:
+        assert CONTRACT_KEYS <= set(d)
+        assert d["set"] == "standard-d6" and d["type"] == "d6"
+        assert d["face"] == str(d["value"]) and 1 <= d["value"] <= 6
+        assert 0.0 < d["confidence"] <= 1.0
+        assert all(isinstance(d[k], float) for k in ("x", "y", "w", "h"))
+
+
+@pytest.mark.skipif(not FULL_DEV.is_dir(), reason="the shared dev set is not on this machine")
+def test_valid_split_accuracy():
+    """Held-out Valid split (not tuned on): at least 95 % of dice read right, no wrong-value spree."""
+    correct = total = wrong = false = 0
+    for image in sorted((FULL_DEV / "Valid").glob("*.jpg")):
+        dice = read_pips(cv2.imread(str(image)))
+        pairs, extra = match(yolo_labels(image), dice, tol=25)
+        total += len(pairs)
+        correct += sum(v == got for v, got in pairs)
+        wrong += sum(isinstance(got, int) and v != got for v, got in pairs)
+        false += len(extra)
+    assert total > 200
+    assert correct / (total + false) >= 0.95
+    assert wrong <= 0.025 * total
+
+
+# ---------------------------------------------------------------- synthetic: colours and scenes
+@pytest.mark.parametrize("colour", sorted(COLOURS))
+def test_all_six_faces_in_every_colour(colour):
+    """Dark pips on light dice and light pips on dark dice, all faces, rotated."""
+    scene = Scene(background="grey",
+                  dice=[Die(120 + v * 80, 200 + (v % 2) * 90, 50, v, angle=15 * v, colour=colour) for v in range(1, 7)])
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v, _ in pairs], pairs
+    assert not extra
+
+
+@pytest.mark.parametrize("background", ["grey", "wood", "text", "coins", "noise"])
+def test_no_dice_no_detections(background):
+    img, _ = render(Scene(background=background), seed=3)
+    assert read_pips(img) == []
+
+
+@pytest.mark.xfail(reason="known weakness: a mat printed with pip-like dots gives false 2s", strict=False)
+def test_dotted_mat_gives_no_dice():
+    img, _ = render(Scene(background="dots"), seed=3)
+    assert read_pips(img) == []
+
+
+def test_blank_and_tiny_images():
+    assert read_pips(np.zeros((480, 640, 3), np.uint8)) == []
+    assert read_pips(np.full((480, 640, 3), 255, np.uint8)) == []
+    assert read_pips(np.full((10, 10, 3), 128, np.uint8)) == []
+
+
+@pytest.mark.parametrize("background", ["wood", "text", "coins"])
+def test_dice_on_busy_backgrounds(background):
+    scene = Scene(background=background,
+                  dice=[Die(150 + v * 70, 240, 45, v, angle=20, colour="white" if v % 2 else "red")
+                        for v in range(1, 7)])
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert not extra
+
+
+def test_glare_and_shadows():
+    scene = Scene(dice=[Die(150 + v * 70, 240, 50, v, angle=10, colour="white") for v in range(1, 7)],
+                  glare=True, shadow=True)
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert not extra
+
+
+def test_straight_down_camera_no_shadow():
+    scene = Scene(dice=[Die(150 + v * 70, 240, 50, v, angle=10, colour="blue") for v in range(1, 7)],
+                  tilt=0.0, shadow=False)
+    _dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert not extra
+
+
+@pytest.mark.xfail(reason="known weakness: at a steep angle a 6's packed pips merge into bars and the 6 "
+                          "is lost (then a side face can be read instead)", strict=False)
+def test_side_faces_are_not_read_steep_angle():
+    """Every die shows a side face with three pips towards the camera; only top faces count."""
+    scene = Scene(dice=[Die(130 + v * 75, 240, 55, v, angle=0, colour="ivory") for v in range(1, 7)], tilt=0.45)
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert not extra
+
+
+def test_cocked_die_is_not_guessed():
+    """A die leaning on something shows a tilted top face: abstain, never a confident value."""
+    scene = Scene(dice=[Die(150 + v * 70, 240, 50, v, angle=10, colour="white", cocked=(v == 4))
+                        for v in range(1, 7)])
+    dice, pairs, _extra = _read_truth(scene)
+    got = dict(pairs)
+    assert got[4] is None or got[4] == "missed"
+    cocked = [d for d in dice if d["value"] is None]
+    assert all(d["face"] is None and "cocked" in d["reason"] for d in cocked)
+    assert [got[v] for v in (1, 2, 3, 5, 6)] == [1, 2, 3, 5, 6]
+
+
+def test_side_faces_are_not_read():
+    """Every die shows a side face with three pips towards the camera; only top faces count."""
+    scene = Scene(dice=[Die(130 + v * 75, 240, 55, v, angle=0, colour="ivory") for v in range(1, 7)], tilt=0.3)
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert not extra
+
+
+def test_touching_dice_in_a_row_with_seams():
+    scene = Scene(dice=[Die(150 + v * 58, 240, 55, v, angle=0, colour="white") for v in range(1, 7)])
+    dice, pairs, extra = _read_truth(scene)
+    assert pairs == [(v, v) for v in range(1, 7)]
+    assert all(d["value"] is None for d in extra), extra  # at most an abstention on a side face
+
+
+def test_small_dice_are_never_misread_much():
+    """25 dice of 22 px: most are read and hardly any is given a wrong value."""
+    dice = [Die(40 + (k % 6) * 100, 60 + (k // 6) * 90, 22, k % 6 + 1, angle=7 * k,
+                colour=sorted(COLOURS)[k % 10], pip_ratio=0.22) for k in range(25)]
+    _d, pairs, extra = _read_truth(Scene(dice=dice, tilt=0.1))
+    correct = sum(v == got for v, got in pairs)
+    wrong = sum(isinstance(got, int) and v != got for v, got in pairs)
+    assert correct >= 15, pairs
+    assert wrong <= 2, pairs
+    assert len(extra) <= 1
+
+
+def test_grey_and_16_bit_arrays_are_accepted():
+    scene = Scene(dice=[Die(200 + v * 60, 240, 50, v, angle=5, colour="white") for v in (2, 3, 5)])
+    img, _ = render(scene, 1)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert sorted(d["value"] for d in read_pips(grey)) == [2, 3, 5]
+    deep = img.astype(np.uint16) * 257
+    assert sorted(d["value"] for d in read_pips(deep)) == [2, 3, 5]
+    bgra = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    assert sorted(d["value"] for d in read_pips(bgra)) == [2, 3, 5]
+
+
+def test_large_image_coordinates_are_in_original_pixels():
+    scene = Scene(width=640, height=480, dice=[Die(320, 240, 60, 5, colour="white")])
+    img, _ = render(scene, 2)
+    big = cv2.resize(img, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)  # 2560x1920
+    (d,) = read_pips(big)
+    assert d["value"] == 5
+    assert abs(d["x"] - 1280) < 12 and abs(d["y"] - 960) < 12
