@@ -68,6 +68,15 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     code = host.locator("#join-code-show").inner_text()
     assert "Γύρος 1/7" in host.locator("#cd-prompt").inner_text()
 
+    # the host edits a card of the provisional card table on the phone
+    host.click("#cd-cards summary")
+    host.click("#cd-cards button[data-edit='wall']")
+    plus(host, "cd-new-vp", 2)
+    host.click("#cd-new-save")
+    host.wait_for_function("document.querySelector(\"#cd-cards .cardrow[data-card='wall']\").textContent.includes('2 ΠΝ')")
+    wall = api_view(server, gid)["cards"]["wall"]
+    assert wall["vp"] == 2 and wall["name"]["el"] == "Τείχος" and wall["cost"] == {"wood": 1, "stone": 3}
+
     ana = phone(browser, "el-GR")
     ana.goto(f"{server.url}/g/{gid}?code={code}")
     ana.click("#seats button[data-seat='0']")

@@ -399,25 +399,40 @@
           send(a);
         } }, t("castle.ui.build")) : null));
     }
-    // a new card: entered once, then kept in the game's card table
-    const nm = el("input", { id: "cd-new-name", placeholder: t("castle.ui.name") });
-    const vp = { n: 0 };
-    const cost = {};
-    const deck = el("select", { id: "cd-new-deck" }, ["castle", "village", "market"].map((d) => el("option", { value: d, text: t("castle.deck." + d) })));
-    const effect = el("select", { id: "cd-new-effect" }, ["castle_part", "extra_die", "stays", "action"].map((d) => el("option", { value: d, text: t("castle.effect." + d) })));
-    const form = el("details", { id: "cd-new-card" }, el("summary", {}, t("castle.ui.new_card")), nm, deck, effect,
-      stepper(el, t("castle.ui.vp"), 0, -5, 20, (v) => { vp.n = v; }, "cd-new-vp"),
-      RES.map((r) => stepper(el, `${t("castle.ui.cost")}: ${t("castle.res." + r)}`, 0, 0, 9, (v) => { cost[r] = v; }, "cd-new-cost-" + r)));
-    const spec = () => {
-      const id = (nm.value || "card").toLowerCase().normalize("NFD").replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || ("card_" + Date.now() % 100000);
-      const c = {}; for (const [k, v] of Object.entries(cost)) if (v) c[k] = v;
-      return { id, def: { name: nm.value || id, deck: deck.value, effect: effect.value, vp: vp.n, cost: c, phase: "build" } };
-    };
-    if (can("build")) form.append(el("button", { class: "primary", id: "cd-new-build", onclick: () => {
-      const { id, def } = spec();
-      send({ type: "build", seat: host ? Number(who.value) : s, card: id, define: def });
-    } }, t("castle.ui.build")));
-    form.append(el("button", { id: "cd-new-save", onclick: () => { const { id, def } = spec(); send({ type: "card_edit", id, ...def }); } }, t("castle.ui.save")));
+    // a new card (entered once, then kept in the game's card table), or an entry edited
+    const form = el("details", { id: "cd-new-card" });
+    function fill(initial, editId) {
+      const c0 = initial || { name: { en: "", el: "" }, deck: "castle", effect: "castle_part", vp: 0, cost: {} };
+      const nm = el("input", { id: "cd-new-name", placeholder: t("castle.ui.name"), value: c0.name[lang] || "" });
+      const vp = { n: c0.vp };
+      const cost = Object.assign({}, c0.cost);
+      const deck = el("select", { id: "cd-new-deck" }, ["castle", "village", "market"].map((d) => el("option", { value: d, selected: d === c0.deck, text: t("castle.deck." + d) })));
+      const effects = ["castle_part", "extra_die", "stays", "action"].concat(c0.effect === "villager" ? ["villager"] : []);
+      const effect = el("select", { id: "cd-new-effect", disabled: c0.effect === "villager" }, effects.map((d) => el("option", { value: d, selected: d === c0.effect, text: d === "villager" ? t("castle.ui.villagers") : t("castle.effect." + d) })));
+      const spec = () => {
+        const id = editId || (nm.value || "card").toLowerCase().normalize("NFD").replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || ("card_" + Date.now() % 100000);
+        const c = {}; for (const [k, v] of Object.entries(cost)) if (v) c[k] = v;
+        const def = { deck: deck.value, vp: vp.n, cost: c, phase: "build" };
+        if (c0.effect !== "villager") def.effect = effect.value;
+        if (!editId) def.name = nm.value || id;
+        else if (nm.value && nm.value !== c0.name[lang]) def.name = Object.assign({}, c0.name, { [lang]: nm.value });
+        return { id, def };
+      };
+      form.replaceChildren(el("summary", {}, editId ? `${t("castle.ui.edit")}: ${c0.name[lang]}` : t("castle.ui.new_card")), nm, deck, effect,
+        stepper(el, t("castle.ui.vp"), c0.vp, -5, 20, (v) => { vp.n = v; }, "cd-new-vp"),
+        RES.map((r) => stepper(el, `${t("castle.ui.cost")}: ${t("castle.res." + r)}`, c0.cost[r] || 0, 0, 9, (v) => { cost[r] = v; }, "cd-new-cost-" + r)));
+      if (can("build") && !editId) form.append(el("button", { class: "primary", id: "cd-new-build", onclick: () => {
+        const { id, def } = spec();
+        send({ type: "build", seat: host ? Number(who.value) : s, card: id, define: def });
+      } }, t("castle.ui.build")));
+      form.append(el("button", { id: "cd-new-save", onclick: () => { const { id, def } = spec(); send({ type: "card_edit", id, ...def }); } }, t("castle.ui.save")));
+      if (editId) form.append(el("button", { onclick: () => fill(null, null) }, t("castle.ui.new_card")));
+    }
+    fill(null, null);
+    for (const row of card.querySelectorAll(".cardrow")) {
+      const id = row.dataset.card;
+      if (can("card_edit")) row.append(el("button", { "data-edit": id, onclick: () => { fill(view.cards[id], id); form.open = true; form.scrollIntoView(); } }, t("castle.ui.edit")));
+    }
     card.append(form);
     return card;
   }
