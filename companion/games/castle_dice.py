@@ -12,6 +12,23 @@ The state follows the round (§3)::
 Dice are conserved: ``bank + pools + supply + camps == edition total`` at every moment.
 After round 7 comes ``scoring`` (the players reveal their Bards), then the game is finished.
 
+Readings of the digest's uncertainties (§8) taken here:
+
+* overflow above 9 is lost when gained, with a notice (#9); tie-break: iron, then land, gold, stone,
+  wood, else a shared win (#10, option ``tie_break``); one merchant = one step up, chains allowed (#11);
+* the farmer bonus is offered on each animal gather until used once in the round, Pork Chops
+  included; 3 farmers replace the gathered animal by any 2 (#12, #13); Pork Chops sets a die to any
+  of its own faces, then that player stops gathering; the Daughter's does the same (#14);
+* a hand over the limit must discard down to it (#16); Bards are revealed in a final scoring step
+  (#17); majorities are totals of all animals / all villagers (#18); Villager Choice removes the
+  worker of the rarest slot (#19);
+* Lakis gets the round's fixed dice, the solo die replaces his extra-dice choices (#21); ties of his
+  priority go to the rarest (#22); his fallback is the rarest type among dice showing 2+, else the
+  rarest single (#23); one Market card per feast round, his animals kept (#24); his animals count in
+  every majority (he uses only the horse), he has no villagers, his resources are not tracked (#25);
+* not modelled: the FAQ steal when the bank runs out of an animal kind (tokens are unlimited), card
+  abilities other than Royal Chambers (use ``adjust``), the Daughter's Villager Choice.
+
 Actions (``{"type": ...}``; a player acts for their own seat, the host and the table for anyone):
 
 ============== ==========================================================================
