@@ -4,7 +4,8 @@ preview. Returns a new image; the input is not changed."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import cv2
 import numpy as np

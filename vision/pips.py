@@ -85,7 +85,7 @@ def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.n
     (four times fewer pixels, same pips). Each image pair is (raw grey, lightly blurred grey).
     """
     pips: list[Pip] = []
-    for (block, rmin, rmax), (g, gs), f in zip(_SCALES, (full, full, half), (1.0, 1.0, 2.0)):
+    for (block, rmin, rmax), (g, gs), f in zip(_SCALES, (full, full, half), (1.0, 1.0, 2.0), strict=True):
         pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
     return _dedupe(pips)
 
@@ -218,9 +218,8 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         return False  # a dark gap (between dice), or another pip in the way
     if np.percentile(v, 95) - np.percentile(v, 5) > 0.35 * contrast + 8:
         return False  # an edge between two faces
-    if v.min() < min(p.ring, q.ring) - max(_GAP * contrast, 18.0):
-        return False  # a narrow dip: the seam between two touching dice
-    return True
+    # a narrow dip below the pips' body level: the seam between two touching dice
+    return bool(v.min() >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -236,9 +235,7 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(30) * tol:
         return False
     contrast = 0.5 * (p.contrast + q.contrast)
-    if abs(p.ring - q.ring) > 0.2 * contrast * tol + 4:
-        return False
-    return True
+    return abs(p.ring - q.ring) <= 0.2 * contrast * tol + 4
 
 
 def _dist(p: Pip, q: Pip) -> float:
@@ -586,7 +583,7 @@ def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and o.cy - t.cy > 0.3 * d):
                 keep[j] = False
-    return [f for f, k in zip(faces, keep) if k]
+    return [f for f, k in zip(faces, keep, strict=True) if k]
 
 
 def _flag_cocked(faces: list[_Face]) -> None:

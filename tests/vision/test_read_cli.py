@@ -34,7 +34,7 @@ def test_json_lines_follow_the_contract():
     assert "Traceback" not in res.stderr
     lines = res.stdout.strip().split("\n")
     assert len(lines) == 2
-    for image, line in zip(images, lines):
+    for image, line in zip(images, lines, strict=True):
         obj = json.loads(line)
         assert obj["image"] == str(image)
         assert isinstance(obj["ms"], float) and obj["ms"] > 0
@@ -87,8 +87,8 @@ def test_bad_files_give_one_clean_line_each_and_the_good_file_is_still_read(tmp_
     assert "Traceback" not in res.stderr and "Traceback" not in res.stdout
     err = [line for line in res.stderr.strip().split("\n") if line]
     assert len(err) == len(bad), err
-    for (kind, path), line in zip([("corrupt", bad["corrupt"])] + [(k, p) for k, p in bad.items() if k != "corrupt"],
-                                  err):
+    order = [bad["corrupt"]] + [p for k, p in bad.items() if k != "corrupt"]
+    for path, line in zip(order, err, strict=True):
         assert line.startswith("companion read: ") and str(path) in line, line
     text = "\n".join(err)
     assert "no such file" in text and "empty" in text and "truncated" in text
