@@ -142,16 +142,15 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
             continue
         th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
         spot = float(gs[int(round(cy)), int(round(cx))])
-        ring = _ring_samples(gs, cx, cy, a, b, th, 1.5)
-        rmean = float(np.median(ring))
+        ring = np.sort(_ring_samples(gs, cx, cy, a, b, th, 1.5))
+        rmean = float(0.5 * (ring[7] + ring[8]))  # median of 16
         contrast = rmean - spot
         if contrast < 30:
             continue
         # The ring must be body: neighbouring pips may cut into a quarter of it at most.
         if np.count_nonzero(ring < spot + 0.5 * contrast) > 6:
             continue
-        q25, q75 = np.percentile(ring, (25, 75))
-        if q75 - q25 > 0.3 * contrast + 6:
+        if ring[12] - ring[4] > 0.3 * contrast + 6:  # inter-quartile spread of 16 samples
             continue
         if a > 4:
             # A pip is dark all through; a whole dark die (with light pips in it) is not.
@@ -216,7 +215,9 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     contrast = body - spot
     if v.min() < spot + 0.55 * contrast:
         return False  # a dark gap (between dice), or another pip in the way
-    if np.percentile(v, 95) - np.percentile(v, 5) > 0.35 * contrast + 8:
+    vs = np.sort(v)
+    k = int(0.05 * (vs.size - 1) + 0.5)
+    if vs[-1 - k] - vs[k] > 0.35 * contrast + 8:
         return False  # an edge between two faces
     # a narrow dip below the pips' body level: the seam between two touching dice
     return bool(v.min() >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
@@ -491,13 +492,19 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
     return out
 
 
-def _components(pips: list[Pip], ok_pair) -> list[list[int]]:
+def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
+    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested."""
     n = len(pips)
     uf = _UF(n)
-    for i in range(n):
-        for j in range(i + 1, n):
+    if n > 1:
+        xy = np.array([[p.x, p.y] for p in pips])
+        ra = np.array([p.a for p in pips])
+        pol = np.array([p.polarity for p in pips])
+        d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+        close = (d < reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :])
+        for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
             if ok_pair(pips[i], pips[j]):
-                uf.union(i, j)
+                uf.union(int(i), int(j))
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
@@ -513,7 +520,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
         return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
-    groups = [[pips[i] for i in g] for g in _components(pips, tight)]
+    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT)]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
