@@ -622,17 +622,33 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
 
     Returns one GUIDE-contract entry per die: centre ``x, y`` of the top face, ``w, h`` of the
     estimated face, ``value`` 1..6 and ``face`` "1".."6", or ``None`` plus a ``reason``.
+    Coordinates are in the pixels of the image given, whatever its size.
     """
     img = np.asarray(image_bgr)
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img[:, :, 0]
     if img.ndim == 3 and img.shape[2] == 4:
         img = img[:, :, :3]
     if img.dtype != np.uint8:
         img = cv2.convertScaleAbs(img, alpha=255.0 / max(1.0, float(img.max())))
-    scale = 1.0
-    work = img
-    if max(img.shape[:2]) > _MAX_SIDE:
-        scale = _MAX_SIDE / max(img.shape[:2])
-        work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if min(img.shape[:2]) < 8:
+        return []
+    side = max(img.shape[:2])
+    if side <= _MAX_SIDE:
+        return _read_at(img, 1.0)[0]
+    # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
+    # pips there are tiny (many small dice far away), once more at twice that size.
+    out, tiny = _read_at(img, _MAX_SIDE / side)
+    if tiny and side > _MAX_SIDE * 1.2:
+        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side))
+        if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
+            out = out2
+    return out
+
+
+def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
+    """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
+    work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     pips, gs_by_pol = _all_pips(gray)
     faces = _faces(gs_by_pol, work, pips)
@@ -652,7 +668,8 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         else:
             entry.update(face=None, value=None, confidence=0.0, reason=f.reason)
         out.append(entry)
-    return out
+    tiny = bool(faces) and float(np.median([f.r for f in faces])) < 2.5 or (not faces and bool(pips))
+    return out, tiny
 
 
 def warm_up() -> None:

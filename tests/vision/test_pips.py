@@ -181,3 +181,14 @@ def test_large_image_coordinates_are_in_original_pixels():
     (d,) = read_pips(big)
     assert d["value"] == 5
     assert abs(d["x"] - 1280) < 12 and abs(d["y"] - 960) < 12
+
+
+def test_small_dice_in_a_large_photo_are_read_at_full_detail():
+    """A phone photo (2560x1920) of 25 small dice (26 px): the reader retries at a finer scale."""
+    dice = [Die(300 + (k % 5) * 400, 300 + (k // 5) * 350, 26, k % 6 + 1, angle=9 * k,
+                colour=sorted(COLOURS)[k % 10]) for k in range(25)]
+    img, truth = render(Scene(width=2560, height=1920, dice=dice, tilt=0.1), 3)
+    pairs, extra = match([(t["x"], t["y"], t["value"]) for t in truth], read_pips(img), tol=15)
+    assert sum(v == got for v, got in pairs) >= 20, pairs
+    assert not any(isinstance(got, int) and v != got for v, got in pairs)
+    assert not extra
