@@ -38,6 +38,8 @@ PIXEL_D2 = 10.0
 DETECT_LIMITS = (PIXEL_D2, 3 * PIXEL_D2)     # squared colour distance that still counts as "body"
 MAX_CANDIDATES = 60
 PER_GROUP = 3
+TOP_K = 1
+BLOB_W = 0.0
 BLANK_RATIO = 0.4
 DEBUG = False
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
@@ -191,6 +193,10 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
         c = (c - float((c * m).sum() / m.sum())) * m
         n = float(np.linalg.norm(c))
         parts.append(wgt * c.ravel() / (n + 1e-6))
+    if BLOB_W > 0:
+        c = cv2.resize(cv2.GaussianBlur(np.abs(hp), (0, 0), 3.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
+        c = (c - float((c * m).sum() / m.sum())) * m
+        parts.append(BLOB_W * c.ravel() / (float(np.linalg.norm(c)) + 1e-6))
     v = np.concatenate(parts)
     return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
 
@@ -254,6 +260,7 @@ class SetModel:
     desc_cls: np.ndarray            # (N,) class index
     icon_floor: float = 0.3
     margin_min: float = 0.012
+    desc_src: np.ndarray | None = None    # (N,) which example each descriptor came from
     cls_energy: np.ndarray | None = None  # (C,) median symbol energy of each class's examples
     info: dict = field(default_factory=dict)
 
@@ -264,7 +271,8 @@ class SetModel:
         return {"meta": np.frombuffer(json.dumps(meta).encode(), np.uint8), "pix_mu": self.pix_mu,
                 "pix_sd": self.pix_sd, "die_mu": self.die_mu, "die_sd": self.die_sd, "desc": self.desc,
                 "desc_cls": self.desc_cls,
-                "cls_energy": self.cls_energy if self.cls_energy is not None else np.zeros(0, np.float32)}
+                "cls_energy": self.cls_energy if self.cls_energy is not None else np.zeros(0, np.float32),
+                "desc_src": self.desc_src if self.desc_src is not None else np.zeros(0, np.int32)}
 
     @classmethod
     def from_arrays(cls, a) -> SetModel:
@@ -275,7 +283,8 @@ class SetModel:
                    die_sd=np.asarray(a["die_sd"]), desc=np.asarray(a["desc"]),
                    desc_cls=np.asarray(a["desc_cls"]), icon_floor=float(meta["icon_floor"]),
                    margin_min=float(meta["margin_min"]), info=meta.get("info", {}),
-                   cls_energy=(np.asarray(a["cls_energy"]) if "cls_energy" in a and len(a["cls_energy"]) else None))
+                   cls_energy=(np.asarray(a["cls_energy"]) if "cls_energy" in a and len(a["cls_energy"]) else None),
+                   desc_src=(np.asarray(a["desc_src"]) if "desc_src" in a and len(a["desc_src"]) else None))
 
 
 @dataclass
@@ -298,14 +307,14 @@ def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=
     return out
 
 
-def edge_map(img_bgr: np.ndarray) -> np.ndarray:
+def edge_map(img_bgr: np.ndarray, pct: float = 90) -> np.ndarray:
     """Dilated Canny edges (255) used to cut objects away from same-coloured surroundings."""
     g = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
     g = cv2.GaussianBlur(g, (0, 0), 1.5)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1)
     mag = np.sqrt(gx * gx + gy * gy)
-    hi = max(20.0, float(np.percentile(mag, 90)))
+    hi = max(20.0, float(np.percentile(mag, pct)))
     e = cv2.Canny(g, hi * 0.4, hi)
     return cv2.dilate(e, np.ones((3, 3), np.uint8))
 
@@ -409,9 +418,10 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     min_area = max(60.0, 0.0012 * h * w) if not allow_border else 0.02 * h * w
     found: list[tuple[int, np.ndarray, float, float]] = []
     edges = edge_map(img_bgr)
+    edges_lo = edge_map(img_bgr, 75)
     for k, (t, mask) in enumerate(_type_masks(feat, model.pix_mu, model.pix_sd, types, DETECT_LIMITS)):
         loose = 1.0 if k % len(DETECT_LIMITS) == 0 else 0.93
-        for cut in (None, edges):
+        for cut in (None, edges, edges_lo):
             comps = [c for c in _components(mask, min_area, model.shape, allow_border, cut) if not c["touching"]]
             ok = [c for c in comps if _shape_ok(c, model.shape)]
             areas = sorted(c["area"] for c in ok)
@@ -469,11 +479,24 @@ def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray) -> np.n
 
 
 def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
-    sims = descs @ model.desc.T          # (R, N)
+    dt = model.__dict__.get("_descT")
+    if dt is None or dt.shape[1] != len(model.desc):
+        dt = model.__dict__["_descT"] = np.ascontiguousarray(model.desc.T)
+    sims = descs @ dt                    # (R, N)
     best = sims.max(axis=0)              # (N,)
     ncls = len(model.labels)
     out = np.full(ncls, -1.0, np.float32)
     np.maximum.at(out, model.desc_cls, best)
+    if TOP_K > 1 and model.desc_src is not None and len(model.desc_src) == len(best):
+        nex = int(model.desc_src.max()) + 1
+        ex = np.full(nex, -1.0, np.float32)
+        np.maximum.at(ex, model.desc_src, best)
+        ex_cls = np.full(nex, -1, np.int64)
+        ex_cls[model.desc_src] = model.desc_cls
+        for c in range(ncls):
+            v = np.sort(ex[ex_cls == c])[::-1]
+            if len(v) >= 2:
+                out[c] = float(v[:TOP_K].mean())
     return out
 
 
@@ -726,6 +749,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         if bad:
             keep = ~np.isin(src_a, list(bad))
             model.desc, model.desc_cls = model.desc[keep], model.desc_cls[keep]
+            src_a = src_a[keep]
             for k in sorted(bad):
                 warnings.append(f"{used[k].source or used[k].face}: looks unlike the other pictures of "
                                 f"{used[k].type}/{used[k].face} (badly cropped, or the wrong face?); ignored")
@@ -735,6 +759,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         vals = [energies[k] for k in range(len(used)) if ex_cls[k] == ci]
         ce[ci] = float(np.median(vals)) if vals else 0.0
     model.cls_energy = ce
+    model.desc_src = src_a
     if loo:
         same = np.array([r[0] for r in loo])
         model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.15, np.median(same) - 0.3), 0.45, 0.75))
@@ -750,9 +775,10 @@ def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int])
     Returns per example (best same-class score, best other class index, its score)."""
     out = []
     ncls = len(model.labels)
+    dt = np.ascontiguousarray(model.desc.T)
     for i, patch in enumerate(patches):
         q = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
-        sims = (q @ model.desc.T).max(axis=0)
+        sims = (q @ dt).max(axis=0)
         sims[src == i] = -2
         per = np.full(ncls, -2.0, np.float32)
         np.maximum.at(per, model.desc_cls, sims)

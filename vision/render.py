@@ -490,7 +490,8 @@ def render_scene(rng: np.random.Generator, n: int | None = None, *, kind: str = 
 
 
 def render_example(rng: np.random.Generator, typ: str, face: str, *, set_spec: dict | None = None,
-                   style: str = "castle", crop: bool = True, hard: bool = False) -> np.ndarray:
+                   style: str = "castle", crop: bool = True, hard: bool = False,
+                   margin: tuple[float, float] = (0.12, 0.3)) -> np.ndarray:
     """One object; ``crop`` gives a tight crop (with a little background), else a small photo."""
     spec = set_spec or CASTLE_DICE
     size = (240, 180) if not crop else (300, 260)
@@ -500,7 +501,7 @@ def render_example(rng: np.random.Generator, typ: str, face: str, *, set_spec: d
     if not crop or not truth:
         return img
     t = truth[0]
-    m = rng.uniform(0.12, 0.3) * t["w"]
+    m = rng.uniform(*margin) * t["w"]
     x0, x1 = int(max(0, t["x"] - t["w"] / 2 - m)), int(min(img.shape[1], t["x"] + t["w"] / 2 + m))
     y0, y1 = int(max(0, t["y"] - t["h"] / 2 - m)), int(min(img.shape[0], t["y"] + t["h"] / 2 + m))
     return img[y0:y1, x0:x1].copy()
@@ -515,7 +516,8 @@ def demo_frames(seed: int = 0, kind: str = "dice", size=(640, 480)) -> Iterator[
 
 # --- set folders -------------------------------------------------------------------------------
 def write_examples(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, style: str = "castle",
-                   max_side: int = 80, photo_side: int = 150) -> int:
+                   max_side: int = 80, photo_side: int = 150, margin: tuple[float, float] = (0.12, 0.3),
+                   photos: bool = True) -> int:
     """Write ``dest/examples/<type>/<face>/NN.png`` (crops and small photos). Returns the count."""
     from pathlib import Path
 
@@ -525,8 +527,9 @@ def write_examples(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, st
         d = Path(dest) / "examples" / typ / face
         d.mkdir(parents=True, exist_ok=True)
         for i in range(per_face):
-            img = render_example(rng, typ, face, set_spec=set_spec, style=style, crop=(i % 4 != 3))
-            sc = (max_side if i % 4 != 3 else photo_side) / max(img.shape[:2])
+            crop = i % 4 != 3 or not photos
+            img = render_example(rng, typ, face, set_spec=set_spec, style=style, crop=crop, margin=margin)
+            sc = (max_side if crop else photo_side) / max(img.shape[:2])
             if sc < 1:
                 img = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
             cv2.imwrite(str(d / f"{i:02d}.png"), img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
