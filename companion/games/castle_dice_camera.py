@@ -90,7 +90,7 @@ def diff(before: list[dict], after: list[dict]) -> tuple[list[dict], list[dict]]
     """
     added: list[dict] = []
     removed: list[dict] = []
-    keys = {(d["type"], d["face"]) for d in before + after}
+    keys = sorted({(d["type"], d["face"]) for d in before + after}, key=lambda k: (str(k[0]), str(k[1])))
     for key in keys:
         b = [d for d in before if (d["type"], d["face"]) == key]
         a = [d for d in after if (d["type"], d["face"]) == key]
