@@ -408,12 +408,46 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return True
 
 
+def _two_has_outline(img: np.ndarray, p: Pip, q: Pip, thr: float = 12.0) -> bool:
+    """The face of a 2 ends somewhere: in at least half of 16 directions from its centre the
+    colour changes (die edge, side face, table) within ~0.9 face sides. Two dots printed on a
+    mat, or on any large plain surface, have no such outline."""
+    cx, cy = 0.5 * (p.x + q.x), 0.5 * (p.y + q.y)
+    s = _dist(p, q) / 0.78
+    reach = int(0.95 * s) + 3
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    crop = cv2.GaussianBlur(img[y0:int(cy) + reach + 1, x0:int(cx) + reach + 1], (3, 3), 0)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) if crop.ndim == 3 else crop[:, :, None]
+    ks = np.arange(0.25, 1.81, 0.05)
+    t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    xs = np.round(cx + ks[None, :] * 0.5 * s * np.cos(t)[:, None]).astype(int)
+    ys = np.round(cy + ks[None, :] * 0.5 * s * np.sin(t)[:, None]).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = lab[np.clip(ys - y0, 0, lab.shape[0] - 1), np.clip(xs - x0, 0, lab.shape[1] - 1)].astype(np.float32)
+    near = np.zeros(xs.shape, bool)
+    for pp in (p, q):
+        near |= (xs - pp.x) ** 2 + (ys - pp.y) ** 2 < (1.8 * pp.a) ** 2
+    body_px = v[(ks[None, :] < 0.6) & ~near & inside]
+    if body_px.shape[0] < 8:
+        return True  # cannot tell: do not reject
+    body = np.median(body_px, axis=0)
+    dev = (np.linalg.norm(v - body, axis=2) > thr) & ~near
+    dev |= ~inside  # a face cut by the image border ends there
+    ended = dev.any(axis=1)
+    return int(ended.sum()) >= 8
+
+
 def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
     the side pip is more foreshortened) and the rest of the face between them is plain."""
     if max(p.a, q.a) / min(p.a, q.a) > 1.2 or abs(p.roundness - q.roundness) > 0.12:
         return False
     return _similar(p, q, _TWO_TOL) and _two_is_plain(gs_by_pol[p.polarity], p, q)
+
+
+def _two_ok(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, p: Pip, q: Pip) -> bool:
+    return _plausible_two(gs_by_pol, p, q) and _two_has_outline(img, p, q)
 
 
 def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
@@ -447,7 +481,7 @@ def _split_by_shape(ps: list[Pip]) -> list[list[Pip]]:
     return [lo, hi]
 
 
-def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
+def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, ps: list[Pip]) -> list[_Face]:
     """A linked group that is not one face (top face merged with a side face, or two dice):
     find its largest sub-groups that are valid faces, roundest (then highest) first."""
     n = len(ps)
@@ -462,7 +496,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> list[_Face]:
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
             face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok and (len(sub) > 2 or _plausible_two(gs_by_pol, ps[sub[0]], ps[sub[1]])):
+            if face.ok and (len(sub) > 2 or _two_ok(gs_by_pol, img, ps[sub[0]], ps[sub[1]])):
                 valid.append((frozenset(sub), face))
         if len(sub) == 6:
             return
@@ -528,11 +562,11 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and not _plausible_two(gs_by_pol, *ps):
+        if len(ps) == 2 and f.ok and not _two_ok(gs_by_pol, img, *ps):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
-            subs = _sub_faces(gs_by_pol, ps)
+            subs = _sub_faces(gs_by_pol, img, ps)
             if subs:
                 faces.extend(subs)
                 continue
@@ -548,7 +582,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _plausible_two(gs_by_pol, p, q)):
+                    and _two_ok(gs_by_pol, img, p, q)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
@@ -658,6 +692,8 @@ def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         if not f.ok and len(f.pips) == 2:
             continue  # two odd pips: a glimpse of a side face far more often than a die
+        if len(f.pips) > 12:
+            continue  # a dotted pattern (mat, fabric, grille), not dice
         s = _face_size(f) / scale
         entry = {"x": round(f.cx / scale, 1), "y": round(f.cy / scale, 1), "w": round(s, 1),
                  "h": round(s, 1), "set": SET_NAME, "type": "d6"}
