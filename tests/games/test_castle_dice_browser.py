@@ -130,10 +130,12 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
             break
         cur = v["turn_seat"]
         if v["step"] == "choose_dice" and not v["pending"]:
-            n = v["board"][cur]["extra_dice"]
-            typ = max(v["bank"], key=lambda t: v["bank"][t])
-            host_act(server, gid, token, {"type": "choose_dice", "dice": {typ: min(n, v["bank"][typ])}}
-                     if v["bank"][typ] >= n else {"type": "choose_dice", "dice": {"wood": 0}})
+            n, bank, pick = v["board"][cur]["extra_dice"], dict(v["bank"]), {}
+            for _ in range(min(n, sum(bank.values()))):
+                typ = max(bank, key=bank.get)
+                bank[typ] -= 1
+                pick[typ] = pick.get(typ, 0) + 1
+            host_act(server, gid, token, {"type": "choose_dice", "dice": pick})
         elif v["step"] == "gather" and not v["pending"] and v["supply"]:
             host_act(server, gid, token, {"type": "take", "die": v["supply"][0]["id"]})
         elif v["step"] == "build" and v["board"][0]["res"]["wood"] >= 1 and v["board"][0]["res"]["stone"] >= 3:
