@@ -316,9 +316,12 @@ def test_solo_game_against_lakis_played_from_the_players_phone(tmp_path):
         assert v["solo"] and v["names"] == ["Άννα", "Lakis"]
         cur = v["turn_seat"]
         if v["step"] == "choose_dice" and not v["pending"] and cur == 0:
-            n = v["board"][0]["extra_dice"]
-            typ = max(v["bank"], key=v["bank"].get)
-            action = {"type": "choose_dice", "dice": {typ: n}}
+            n, bank, pick = v["board"][0]["extra_dice"], dict(v["bank"]), {}
+            for _ in range(min(n, sum(bank.values()))):
+                typ = max(bank, key=bank.get)
+                bank[typ] -= 1
+                pick[typ] = pick.get(typ, 0) + 1
+            action = {"type": "choose_dice", "dice": pick}
         elif v["step"] == "gather" and not v["pending"] and cur == 0 and v["supply"]:
             action = {"type": "take", "die": v["supply"][0]["id"]}
         else:
