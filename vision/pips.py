@@ -569,6 +569,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
             subs = _sub_faces(gs_by_pol, img, ps)
             if subs:
                 faces.extend(subs)
+                taken = {id(p) for sf in subs for p in sf.pips}
+                singles.extend(p for p in ps if id(p) not in taken)  # maybe a 1 beside them
                 continue
         faces.append(f)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
@@ -591,8 +593,16 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
         used.update((i, j))
         faces.append(_make_face(gs_by_pol, [singles[i], singles[j]]))
     for i, p in enumerate(singles):
-        if i not in used and _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p):
+        if i in used:
+            continue
+        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p):
             faces.append(_make_face(gs_by_pol, [p]))
+        elif p.roundness >= 0.7:
+            # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
+            # top-face 1 above a side face: kept as a candidate for _pick_top_faces.
+            f1 = _make_face(gs_by_pol, [p])
+            f1.reason = "candidate"
+            faces.append(f1)
     return faces
 
 
@@ -602,6 +612,33 @@ def _face_size(f: _Face) -> float:
 
 
 def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
+    """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
+    faces = _pick_top_1s(faces)
+    return _pick_top_faces_by_shape(faces)
+
+
+def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
+    """A round lone pip just above a face with clearly flatter pips is the top face (a 1) of
+    the die whose side face that is: keep the 1, drop the side face. Other candidates go."""
+    cands = [f for f in faces if f.reason == "candidate"]
+    rest = [f for f in faces if f.reason != "candidate"]
+    drop: set[int] = set()
+    keep1: list[_Face] = []
+    for c in cands:
+        for k, f in enumerate(rest):
+            if k in drop or f.polarity != c.polarity or len(f.pips) < 2:
+                continue
+            d = math.hypot(f.cx - c.cx, f.cy - c.cy)
+            if (d < 1.15 * max(_face_size(c), _face_size(f)) and f.cy > c.cy + 0.3 * d
+                    and c.roundness > f.roundness + 0.1 and max(c.r, f.r) / min(c.r, f.r) < 1.4):
+                drop.add(k)
+                c.reason = ""
+                keep1.append(c)
+                break
+    return [f for k, f in enumerate(rest) if k not in drop] + keep1
+
+
+def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
     """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
     less obliquely); when both are equally round, the top face is the one further from the
     camera, i.e. higher in the image (side faces turn towards the camera)."""
