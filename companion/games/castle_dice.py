@@ -26,8 +26,9 @@ Readings of the digest's uncertainties (§8) taken here:
   priority go to the rarest (#22); his fallback is the rarest type among dice showing 2+, else the
   rarest single (#23); one Market card per feast round, his animals kept (#24); his animals count in
   every majority (he uses only the horse), he has no villagers, his resources are not tracked (#25);
-* not modelled: the FAQ steal when the bank runs out of an animal kind (tokens are unlimited), card
-  abilities other than Royal Chambers (use ``adjust``), the Daughter's Villager Choice.
+* animal tokens are not counted unless the ``animal_tokens`` option gives the split (then the FAQ
+  steal applies); not modelled: card abilities other than Royal Chambers (use ``adjust``), the
+  Daughter's Villager Choice.
 
 Actions (``{"type": ...}``; a player acts for their own seat, the host and the table for anyone):
 
@@ -218,7 +219,9 @@ def setup(players: list[str], options: dict) -> dict:
     ``solo`` (default: on with one player), ``edition`` (overrides: ``dice``, ``rounds``,
     ``solo_faces``, ``feast_rounds``), ``cards`` (card-table overrides by id), ``solo_thresholds``
     (the 4 VP limits between the 5 solo results), ``tie_break`` (resources after iron),
-    ``virtual_dice`` (the table's button may roll virtually; default off: real dice in the tray)."""
+    ``virtual_dice`` (the table's button may roll virtually; default off: real dice in the tray),
+    ``animal_tokens`` ({kind: count}: count the animal tokens, so that an exhausted kind is taken from
+    an opponent [SEED FAQ]; default: not counted, the split of the 100 tokens is not in the seed)."""
     ed = _edition_state(options)
     cards = {cid: _clean_card(cid, spec) for cid, spec in edition()["cards"].items()}
     over = options.get("cards") or {}
@@ -236,6 +239,11 @@ def setup(players: list[str], options: dict) -> dict:
     thresholds = options.get("solo_thresholds") or []
     if not isinstance(thresholds, list) or not all(isinstance(x, int) for x in thresholds):
         raise _bad("solo_thresholds", "a list of 4 VP limits")
+    tokens = options.get("animal_tokens")
+    if tokens is not None:
+        if not isinstance(tokens, dict) or sorted(tokens) != sorted(ANIMALS):
+            raise _bad("animal_tokens", "the number of tokens of each animal: horse, pig, cow, chicken")
+        tokens = {a: _int(tokens[a], "animal_tokens", 0, 100) for a in ANIMALS}
     tie = options.get("tie_break") or list(TIE_BREAK)
     if not isinstance(tie, list) or sorted(tie) != sorted(RES) or tie[0] != "iron":
         raise _bad("tie_break", "all five resources, iron first")
@@ -247,7 +255,7 @@ def setup(players: list[str], options: dict) -> dict:
         "bank": {t: ed["dice"][t]["count"] for t in RES}, "supply": [], "camps": [[] for _ in range(n)],
         "next_die": 1, "boards": boards, "pig_used": False, "pending": None, "notices": [],
         "notice_seq": 0, "finished": False, "result": None, "solo_thresholds": thresholds,
-        "tie_break": tie, "log": [], "virtual_dice": bool(options.get("virtual_dice", False)),
+        "tie_break": tie, "log": [], "animal_bank": tokens, "virtual_dice": bool(options.get("virtual_dice", False)),
     }
     first = options.get("first_player")
     if first is not None:
@@ -370,6 +378,7 @@ def _enter(s: dict, step: str) -> None:
                 if sets:
                     for a in ANIMALS:
                         b["animals"][a] -= sets
+                        _return_animals(s, a, sets)
                     b["market_cards"] += sets
                     _note(s, "castle.note.feast", seat, name=b["name"], n=sets)
             if s["bot"] is not None:
@@ -454,15 +463,43 @@ def _add_res(s: dict, seat: int, r: str, k: int) -> int:
     return lost
 
 
-def _credit(s: dict, seat: int, face: str) -> None:
+def _credit(s: dict, seat: int, face: str, steal_from: int | None = None) -> None:
     kind, k = gain(face)
     b = s["boards"][seat]
     if kind in RES:
         _add_res(s, seat, kind, k)
         _note(s, "castle.note.took_res", seat, name=b["name"], n=k, res="@castle.res." + kind)
     else:
+        _gain_animal(s, seat, kind, steal_from)
+
+
+def _gain_animal(s: dict, seat: int, kind: str, steal_from: int | None = None) -> None:
+    """One animal token from the bank; when the bank has none of that kind (only when the table
+    counts its tokens: option ``animal_tokens``), one from an opponent of the player's choice
+    (default: whoever has the most of it) [SEED FAQ]."""
+    b = s["boards"][seat]
+    bank = s.get("animal_bank")
+    if bank is not None and bank[kind] <= 0:
+        others = [i for i in s["order"] if i != seat and s["boards"][i]["animals"][kind] > 0]
+        if steal_from not in others:
+            steal_from = max(others, key=lambda i: s["boards"][i]["animals"][kind]) if others else None
+        if steal_from is None:
+            _note(s, "castle.note.no_animal", seat, name=b["name"], animal="@castle.animal." + kind)
+            return
+        s["boards"][steal_from]["animals"][kind] -= 1
         b["animals"][kind] += 1
-        _note(s, "castle.note.took_animal", seat, name=b["name"], animal="@castle.animal." + kind)
+        _note(s, "castle.note.stole", seat, name=b["name"], animal="@castle.animal." + kind,
+              other=s["names"][steal_from])
+        return
+    if bank is not None:
+        bank[kind] -= 1
+    b["animals"][kind] += 1
+    _note(s, "castle.note.took_animal", seat, name=b["name"], animal="@castle.animal." + kind)
+
+
+def _return_animals(s: dict, kind: str, n: int) -> None:
+    if s.get("animal_bank") is not None:
+        s["animal_bank"][kind] += n
 
 
 def _raid(s: dict) -> None:
@@ -909,6 +946,8 @@ def decide(state: dict, action: dict, actor: Actor, rng: random.Random) -> dict:
             raise RuleError("castle.err.take_barbarian")
         if action.get("source") == "camera":
             ev["source"] = "camera"
+        if action.get("steal_from") is not None:
+            ev["steal_from"] = _int(action["steal_from"], "steal_from", 0, _n(s) - 1)
         return ev
     if kind == "farmer_bonus":
         p = s["pending"]
@@ -925,8 +964,11 @@ def decide(state: dict, action: dict, actor: Actor, rng: random.Random) -> dict:
             animals = [p["animal"]]
         if len(animals) != max(need, 1) or any(a not in ANIMALS for a in animals):
             raise RuleError("castle.err.farmer_animals", n=max(need, 1))
-        return {"type": "farmer_bonus", "seat": p["seat"], "farmers": farmers, "animal": p["animal"],
-                "animals": list(animals)}
+        ev = {"type": "farmer_bonus", "seat": p["seat"], "farmers": farmers, "animal": p["animal"],
+              "animals": list(animals)}
+        if action.get("steal_from") is not None:
+            ev["steal_from"] = _int(action["steal_from"], "steal_from", 0, _n(s) - 1)
+        return ev
     if kind == "sell_sets":
         _need_step(s, "market")
         seat = _turn_seat(s, actor)
@@ -1148,6 +1190,9 @@ def _decide_adjust(s: dict, action: dict, actor: Actor) -> dict:
         if key not in ANIMALS:
             raise _bad("key", "an animal")
         value = _int(value, "value", 0, 50)
+        bank = s.get("animal_bank")
+        if bank is not None and value - b["animals"][key] > bank[key]:
+            raise RuleError("castle.err.animal_bank_short", animal="@castle.animal." + key, n=bank[key])
     elif field == "villagers":
         if key not in ("worker", "farmer", "merchant"):
             raise _bad("key", "worker, farmer or merchant (guards: field 'guards')")
@@ -1186,6 +1231,8 @@ def apply(state: dict, event: dict) -> dict:
     if kind == "card_edit":
         s["cards"][event["id"]] = event["card"]
     elif kind == "adjust":
+        if event["field"] == "animals" and s.get("animal_bank") is not None:  # tokens go to/from the bank
+            s["animal_bank"][event["key"]] -= event["value"] - b["animals"][event["key"]]
         if event["key"]:
             b[event["field"]][event["key"]] = event["value"]
         else:
@@ -1262,7 +1309,7 @@ def apply(state: dict, event: dict) -> dict:
             die["face"] = event["face"]
         s["supply"].remove(die)
         s["bank"][die["type"]] += 1
-        _credit(s, seat, die["face"])
+        _credit(s, seat, die["face"], event.get("steal_from"))
         if kind == "pork_chops":
             b["pork_out"] = True
             if event["source"] == "pig":
@@ -1273,16 +1320,18 @@ def apply(state: dict, event: dict) -> dict:
         else:
             _gather_next(s)
     elif kind == "farmer_bonus":
-        if event["farmers"] >= 3:
+        if event["farmers"] >= 3 and b["animals"][event["animal"]] > 0:
             b["animals"][event["animal"]] -= 1
+            _return_animals(s, event["animal"], 1)
         for a in event["animals"]:
-            b["animals"][a] += 1
+            _gain_animal(s, seat, a, event.get("steal_from"))
         b["farmer_used"] = True
         _note(s, "castle.note.farmer", seat, name=b["name"])
         _gather_next(s)
     elif kind == "sell_sets":
         for a in ANIMALS:
             b["animals"][a] -= event["sets"]
+            _return_animals(s, a, event["sets"])
         b["market_cards"] += event["sets"]
         _note(s, "castle.note.market", seat, name=b["name"], n=event["sets"])
     elif kind == "upgrade":
@@ -1463,7 +1512,7 @@ def view(state: dict) -> dict:
         "actions": {"host": legal_actions(s, Actor("host")),
                     **{str(i): legal_actions(s, Actor("player", i)) for i in _humans(s)}},
         "board": boards, "powers": powers, "pig_used": s["pig_used"],
-        "supply": list(s["supply"]), "bank": dict(s["bank"]),
+        "supply": list(s["supply"]), "bank": dict(s["bank"]), "animal_bank": s.get("animal_bank"),
         "dice_total": s["edition"]["total"], "dice_accounted": dice_total(s),
         "round_dice": {"fixed": rnd.get("fixed", {}), "extra": rnd.get("extra", 0)},
         "die_faces": {t: list(s["edition"]["dice"][t]["faces"]) for t in RES},

@@ -433,7 +433,9 @@ def check_invariants(s: dict) -> None:
 def test_invariants_over_random_legal_games(seed, players):
     r = random.Random(seed)
     names = ["Ana", "Ben", "Cat", "Dio"][:players]
-    s = cd.setup(names, {})
+    counted = r.random() < 0.5  # a table that counts its animal tokens (FAQ steal)
+    tokens = {a: r.randint(1, 8) for a in cd.ANIMALS} if counted else None
+    s = cd.setup(names, {"animal_tokens": tokens} if counted else {})
     start = copy.deepcopy(s)
     events = []
     for _ in range(3000):
@@ -448,6 +450,9 @@ def test_invariants_over_random_legal_games(seed, players):
         s = cd.apply(s, ev)
         events.append(ev)
         check_invariants(s)
+        if counted:  # animal tokens are conserved: bank + stables = the table's count
+            for a in cd.ANIMALS:
+                assert s["animal_bank"][a] + sum(b["animals"][a] for b in s["boards"]) == tokens[a]
     assert s["finished"], (s["round"], s["step"])
     replay = start
     for ev in events:
@@ -480,3 +485,20 @@ def test_a_player_rolls_for_self_by_default_and_may_roll_for_lakis():
     solo = act(solo, {"type": "next"}, Actor("player", 0))
     solo = act(solo, {"type": "next"}, Actor("player", 0))  # then Lakis's dice
     assert solo["step"] == "gather"
+
+
+def test_faq_an_exhausted_animal_is_taken_from_an_opponent():
+    s = to_step(cd.setup(["Ana", "Ben", "Cat"], {"first_player": 0,
+                                                "animal_tokens": {"horse": 1, "pig": 9, "cow": 9, "chicken": 9}}),
+                "gather")
+    for d in s["supply"][:3]:
+        d.update(type="gold", face="horse")
+    s = act(s, {"type": "take", "die": s["supply"][0]["id"]})  # Ana: the last horse of the bank
+    assert s["animal_bank"]["horse"] == 0 and s["boards"][0]["animals"]["horse"] == 1
+    s = act(s, {"type": "take", "die": s["supply"][0]["id"]})  # Ben: none left, takes Ana's
+    assert [b["animals"]["horse"] for b in s["boards"]] == [0, 1, 0]
+    assert s["notices"][-1]["key"] == "castle.note.stole"
+    s = act(s, {"type": "take", "die": s["supply"][0]["id"], "steal_from": 1})  # Cat chooses Ben
+    assert [b["animals"]["horse"] for b in s["boards"]] == [0, 0, 1]
+    total = sum(b["animals"]["horse"] for b in s["boards"]) + s["animal_bank"]["horse"]
+    assert total == 1
