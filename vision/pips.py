@@ -727,10 +727,10 @@ def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
     _flag_cocked(faces)
     out = []
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
-        if not f.ok and len(f.pips) == 2:
-            continue  # two odd pips: a glimpse of a side face far more often than a die
-        if len(f.pips) > 12:
-            continue  # a dotted pattern (mat, fabric, grille), not dice
+        if not f.ok and not f.reason.startswith("top face tilted"):
+            # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...
+            # far more often than a die (and a die here could not be placed reliably anyway).
+            continue
         s = _face_size(f) / scale
         entry = {"x": round(f.cx / scale, 1), "y": round(f.cy / scale, 1), "w": round(s, 1),
                  "h": round(s, 1), "set": SET_NAME, "type": "d6"}

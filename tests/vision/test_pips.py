@@ -76,10 +76,18 @@ def test_no_dice_no_detections(background):
     assert read_pips(img) == []
 
 
-@pytest.mark.xfail(reason="known weakness: a mat printed with pip-like dots gives false 2s", strict=False)
+def test_dotted_mat_gives_few_false_dice():
+    """A mat printed with pip-like dots: most lattices give nothing; never more than a few."""
+    found = [read_pips(render(Scene(background="dots"), seed=seed)[0]) for seed in range(4)]
+    assert sum(len(f) == 0 for f in found) >= 2
+    assert max(len(f) for f in found) <= 4
+
+
+@pytest.mark.xfail(reason="known weakness: some dot lattices still give false 1s and 2s", strict=False)
 def test_dotted_mat_gives_no_dice():
-    img, _ = render(Scene(background="dots"), seed=3)
-    assert read_pips(img) == []
+    for seed in range(8):
+        img, _ = render(Scene(background="dots"), seed=seed)
+        assert read_pips(img) == [], seed
 
 
 def test_blank_and_tiny_images():
