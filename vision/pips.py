@@ -35,12 +35,13 @@ SET_NAME = "standard-d6"
 # the first runs at full resolution, the other two at half resolution.
 _SCALES = ((11, 1.2, 3.5), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
-_MAX_SIDE = 1280
-_TIGHT = 6.3
-_TWO_TOL = 0.8
+_MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
+_TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
+_TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
+_TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
-_COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face  # how alike the two pips of a 2 must be (1 = as alike as any face's pips)  # pips of one face link up to this many pip radii apart (a 4 side, a 6 rows)
+_COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
 @dataclass
@@ -441,9 +442,18 @@ def _two_has_outline(img: np.ndarray, p: Pip, q: Pip, thr: float = 12.0) -> bool
 def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
     the side pip is more foreshortened) and the rest of the face between them is plain."""
-    if max(p.a, q.a) / min(p.a, q.a) > 1.2 or abs(p.roundness - q.roundness) > 0.12:
+    if p.polarity != q.polarity or max(p.a, q.a) / min(p.a, q.a) > 1.2:
         return False
-    return _similar(p, q, _TWO_TOL) and _two_is_plain(gs_by_pol[p.polarity], p, q)
+    # Two round pips may differ a little (lens, perspective); when one is clearly squeezed,
+    # a small difference already means "another face".
+    both_round = min(p.roundness, q.roundness) >= 0.8
+    if abs(p.roundness - q.roundness) > (_TWO_RD_ROUND if both_round else _TWO_RD_FLAT):
+        return False
+    if not both_round and _angle_diff(p.theta, q.theta) > math.radians(25):
+        return False
+    if abs(p.ring - q.ring) > 0.2 * 0.5 * (p.contrast + q.contrast) + 4:
+        return False
+    return _two_is_plain(gs_by_pol[p.polarity], p, q)
 
 
 def _two_ok(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, p: Pip, q: Pip) -> bool:
