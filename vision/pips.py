@@ -756,9 +756,13 @@ def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
 
 
 def warm_up() -> None:
-    """Run the reader once on a tiny synthetic die so one-time library set-up (OpenCV's
-    thread pool, colour tables) is not paid by the first real frame."""
-    img = np.full((120, 160, 3), 90, np.uint8)
-    cv2.rectangle(img, (50, 30), (110, 90), (235, 235, 235), -1)
-    cv2.circle(img, (80, 60), 7, (20, 20, 20), -1)
+    """Run the reader once on a synthetic 640x480 tray so one-time library set-up (OpenCV's
+    thread pool, buffers, colour tables) is not paid by the first real frame."""
+    img = np.full((480, 640, 3), 110, np.uint8)
+    for k, value in enumerate((1, 2, 5)):
+        x0, y0 = 120 + 160 * k, 200
+        cv2.rectangle(img, (x0, y0), (x0 + 60, y0 + 60), (235, 235, 235), -1)
+        spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}[value]
+        for u, v in spots:
+            cv2.circle(img, (x0 + 30 + 17 * u, y0 + 30 + 17 * v), 6, (25, 25, 25), -1, cv2.LINE_AA)
     read_pips(img)
