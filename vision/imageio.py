@@ -101,8 +101,11 @@ def load_image(path: str | os.PathLike) -> LoadedImage:
         raise ImageError(f"{path}: the {kind} file is truncated (it ends before the image does); "
                          f"copy or save it again.")
     buf = np.frombuffer(data, dtype=np.uint8)
+    # JPEGs (phone photos) are decoded so that their EXIF orientation is applied, like every
+    # photo viewer does; other formats keep alpha and 16-bit depth so we can say what we did.
+    flags = cv2.IMREAD_ANYCOLOR | cv2.IMREAD_ANYDEPTH if data[:2] == b"\xff\xd8" else cv2.IMREAD_UNCHANGED
     try:
-        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        img = cv2.imdecode(buf, flags)
     except cv2.error:
         img = None
     if img is None or img.size == 0:
