@@ -41,7 +41,8 @@ def read_token(frame: np.ndarray | None, reader, bag: dict[str, int]) -> dict:
     except Exception as err:  # a reader failure must not lose the draw: ask the herald instead
         log.exception("token reader failed")
         return {"type": "token_unsure", "read": None, "reason": f"the reader failed ({err.__class__.__name__})"}
-    token = nearest_to_mark(tokens, frame.shape)
+    readable = [t for t in tokens if t.get("face") is not None]
+    token = nearest_to_mark(readable or tokens, frame.shape)  # a readable token wins over a doubtful blob
     if token is None:
         return {"type": "token_unsure", "read": None, "reason": "no token on the mark"}
     face, conf = token.get("face"), float(token.get("confidence") or 0.0)

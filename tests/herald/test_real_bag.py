@@ -45,6 +45,11 @@ def test_doubtful_reads_ask_the_herald(reading, read, why):
     assert action["type"] == "token_unsure" and action["read"] == read and why in action["reason"]
 
 
+def test_a_readable_token_wins_over_a_doubtful_blob_nearer_the_mark():
+    reading = [tok(None, reason="unreadable"), tok("chariot", x=500, y=400)]
+    assert read_token(FRAME, ScriptedReader(reading), {"chariot": 4})["token"] == "chariot"
+
+
 def test_no_picture_asks_the_herald():
     assert read_token(None, ScriptedReader(), {"joker": 1})["type"] == "token_unsure"
 
