@@ -536,6 +536,37 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, ps: list[Pip])
     return out
 
 
+def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_Face]:
+    """The two rows of a 6 with big spacing between them come out as two parallel 3s side by
+    side: join them when together they make a 6 on one unbroken face."""
+    threes = [i for i, f in enumerate(faces) if f.ok and len(f.pips) == 3]
+    used: set[int] = set()
+    joined = []
+    for a_i in threes:
+        for b_i in threes:
+            if b_i <= a_i or a_i in used or b_i in used:
+                continue
+            fa, fb = faces[a_i], faces[b_i]
+            if fa.polarity != fb.polarity:
+                continue
+            pa = np.array([[p.x, p.y] for p in fa.pips])
+            pb = np.array([[p.x, p.y] for p in fb.pips])
+            span = 0.5 * (np.ptp(pa, axis=0).max() + np.ptp(pb, axis=0).max())
+            sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
+            if not 0.4 * span < sep < 1.3 * span:
+                continue
+            f6 = _make_face(gs_by_pol, fa.pips + fb.pips)
+            if not f6.ok or not all(_similar(p, q) for p in fa.pips for q in fb.pips):
+                continue
+            gs = gs_by_pol[fa.polarity]
+            near = [min(fb.pips, key=lambda q, p=p: _dist(p, q)) for p in fa.pips]
+            if not all(_line_on_body(gs, p, q) for p, q in zip(fa.pips, near, strict=True)):
+                continue
+            used.update((a_i, b_i))
+            joined.append(f6)
+    return [f for i, f in enumerate(faces) if i not in used] + joined
+
+
 def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
     """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested."""
     n = len(pips)
@@ -583,6 +614,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -
                 singles.extend(p for p in ps if id(p) not in taken)  # maybe a 1 beside them
                 continue
         faces.append(f)
+    faces = _join_threes(gs_by_pol, faces)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
