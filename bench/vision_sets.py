@@ -43,7 +43,9 @@ SYNTH = {
     "augustus-tokens": (render.AUGUSTUS_TOKENS, "castle"),
     "alt-dice": (render.ALT_DICE, "glyph"),
     "alt-tokens": (render.ALT_TOKENS, "glyph"),
+    "alt-printed-dice": (dict(render.ALT_DICE, ink=(25, 25, 25)), "glyph"),  # black printed glyphs
 }
+DEFAULT = ["castle-dice", "augustus-tokens", "alt-dice", "alt-tokens"]
 
 
 def _match(dets: list[dict], truth: list[dict], tokens: bool) -> dict:
@@ -176,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--set and --scenes go together")
         bench_folder(a.set, a.scenes, a.per_face or None)
     else:
-        bench_synthetic(a.only or list(SYNTH), a.scenes_n, a.per_face, a.seed)
+        bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed)
     return 0
 
 

@@ -178,8 +178,7 @@ _MASKS: dict[str, np.ndarray] = {}
 def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     """Unit vector: gradient magnitude + high-pass luminance of the inner area."""
     g = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), PRE_BLUR)
-    g /= float(np.median(g)) + 8.0
+    g = cv2.GaussianBlur(g, (0, 0), PRE_BLUR)  # no brightness division: each channel is normalised below
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     gm = np.sqrt(gx * gx + gy * gy)
@@ -472,7 +471,11 @@ def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray) -> np.n
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [cnt - [x, y]], -1, 255, -1)
     m = cv2.erode(m, None, iterations=max(1, min(w, h) // 12))
-    f = feat[y:y + h, x:x + w][m > 0]
+    inner = cv2.erode(m, None, iterations=max(1, min(w, h) // 7))
+    ring = cv2.subtract(m, inner)  # between the rim and the symbol: mostly bare body
+    f = feat[y:y + h, x:x + w][ring > 0]
+    if len(f) < 20:
+        f = feat[y:y + h, x:x + w][m > 0]
     if len(f) < 5:
         f = feat[y:y + h, x:x + w].reshape(-1, 3)
     return np.median(f, axis=0)
