@@ -136,3 +136,28 @@ def test_connection_status_is_inline_and_recovers(server_factory, browser):
     page.wait_for_function("document.querySelector('#conn').dataset.state == 'live'", timeout=15000)
     page.wait_for_function("(c => c && c.textContent == '1')(document.querySelector('#draw-count'))", timeout=15000)
     assert not page.errors
+
+
+def test_the_herald_confirms_an_unsure_token_on_the_phone(server, browser):
+    game = requests.post(f"{server.url}/api/games", json={"players": ["Άννα", "Ben"], "options": {"mode": "real"}},
+                         timeout=5).json()
+    auth = {"Authorization": f"Bearer {game['host_token']}"}
+    url = f"{server.url}/api/games/{game['id']}/actions"
+    requests.post(url, json={"type": "draw", "token": "dagger"}, headers=auth, timeout=5)
+    ana = phone(browser, "en-US")
+    ana.goto(f"{server.url}/g/{game['id']}?code={game['join_code']}")
+    ana.click("#seats button[data-seat='0']")
+    ana.wait_for_selector("#draw")
+    assert "Real bag" in ana.locator("#game").inner_text()
+    # the camera saw a token it cannot vouch for
+    requests.post(url, json={"type": "token_unsure", "read": "dagger", "reason": "no dagger can be left in the bag"},
+                  headers=auth, timeout=5)
+    ana.wait_for_selector("#pending")
+    assert "no dagger can be left" in ana.locator("#pending").inner_text()
+    assert ana.locator("#pending button[data-token='dagger']").is_disabled()  # none left in the bag
+    ana.click("#pending button[data-token='joker']")
+    ana.wait_for_function("(c => c && c.textContent == '2')(document.querySelector('#draw-count'))", timeout=3000)
+    assert ana.locator("#pending").count() == 0
+    state = requests.get(f"{server.url}/api/games/{game['id']}", timeout=5).json()["herald"]
+    assert state["last"] == "joker" and state["herald"] == "Ben" and state["bag"]["dagger"] == 1
+    assert not ana.errors
