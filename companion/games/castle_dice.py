@@ -1531,7 +1531,7 @@ def legal_actions(state: dict, actor: Actor) -> list[str]:
     if actor.role == "spectator":
         return []
     if s["finished"]:
-        return ["card_edit", "adjust"] if actor.role == "host" else []
+        return []  # the table accepts nothing but an undo after the end
     mine = actor.role in ("host", "device")
     seat = actor.seat
     acts: list[str] = []
@@ -1543,7 +1543,8 @@ def legal_actions(state: dict, actor: Actor) -> list[str]:
     else:
         step = s["step"]
         if step == "first_player":
-            if mine or seat in s["contenders"] or s["bot"] in s["contenders"]:
+            waiting = [i for i in s["contenders"] if s["boards"][i]["first_roll"] is None]
+            if mine or seat in waiting or s["bot"] in waiting:
                 acts += ["first_roll", "next"]
             if actor.role == "host":
                 acts.append("set_first")
