@@ -33,7 +33,7 @@ SET_NAME = "standard-d6"
 # Adaptive-threshold block sizes (pixels) and the largest pip radius each block may report.
 # (block size at its resolution, smallest and largest pip radius in full-resolution pixels);
 # the first runs at full resolution, the other two at half resolution.
-_SCALES = ((11, 1.2, 3.5), (27, 3.0, 9.0), (31, 8.0, 22.0))
+_SCALES = ((11, 1.2, 6.0), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
