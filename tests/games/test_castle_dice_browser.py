@@ -165,3 +165,39 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
         r = requests.get(server.url + href, timeout=5)
         assert r.status_code == 200 and ("Άννα" in r.text or "\\u0386" in r.text), (href, r.text[:200])
     assert not host.errors and not ana.errors, host.errors + ana.errors
+
+
+def test_solo_round_on_one_phone(server, browser):
+    """Solo mode: one player's phone runs a whole round, Lakis's turns included, with one tap each."""
+    created = requests.post(f"{server.url}/api/games", json={"game": "castle-dice", "players": ["Άννα"],
+                                                             "options": {"first_player": 0}}, timeout=5).json()
+    gid = created["id"]
+    ana = phone(browser, "en-GB")
+    ana.goto(f"{server.url}/g/{gid}?code={created['join_code']}")
+    ana.click("#seats button[data-seat='0']")
+    ana.wait_for_selector("#cd-prompt.mine")
+    taps = 0
+    for _ in range(80):
+        v = api_view(server, gid)
+        if v["step"] in ("market", "merchants", "build") or v["round"] > 1:
+            break
+        step, cur = v["step"], v["turn_seat"]
+        if step == "choose_dice" and cur == 0:
+            plus(ana, "cd-pick-wood", v["board"][0]["extra_dice"])
+            ana.click("#cd-choose")
+        elif step == "roll":
+            assert "Lakis" in ana.locator("#cd-roll").inner_text() or not v["board"][0]["rolled"]
+            ana.click("#cd-roll")
+        elif step == "gather" and cur == 0 and not v["pending"]:
+            ana.click(f"#cd-tray .die[data-die='{v['supply'][0]['id']}']")
+        elif v["pending"]:
+            ana.click("#cd-skip")
+        else:  # draw, and every turn of Lakis: one tap
+            ana.click("#cd-next")
+        taps += 1
+        ana.wait_for_function(f"document.querySelector('#game').dataset.version !== '{v['version']}'", timeout=5000)
+    v = api_view(server, gid)
+    assert v["step"] in ("market", "merchants", "build") or v["round"] > 1
+    assert sum(v["board"][1]["animals"].values()) + sum(1 for n in v["notices"] if "Lakis" in n["en"]) > 0
+    assert "Round 1/7" in ana.locator("#cd-prompt").inner_text() or v["round"] > 1
+    assert not ana.errors, ana.errors

@@ -113,6 +113,7 @@
     const p = view.pending;
     const forSeat = host ? (p ? p.seat : view.turn_seat) : seat;
     const b = forSeat !== null && forSeat !== undefined ? view.board[forSeat] : null;
+    const botTurn = view.turn_seat !== null && view.turn_seat !== undefined && view.board[view.turn_seat].bot;
     const bigDone = (label) => el("button", { class: "primary big", id: "cd-next", onclick: () => send({ type: "next" }) },
       label || t("castle.ui.done"));
 
@@ -182,9 +183,8 @@
         break;
       }
       case "choose_dice": {
-        if (!b) break;
-        if (b.bot && can("next")) { card.append(bigDone("" + t("castle.ui.next"))); break; }
-        if (!can("choose_dice")) break;
+        if (botTurn && can("next")) { card.append(bigDone(t("castle.ui.next"))); break; }
+        if (!b || !can("choose_dice")) break;
         const pick = {};
         const need = b.extra_dice;
         const total = el("div", { class: "muted", id: "cd-pick-total", text: `0 / ${need}` });
@@ -229,7 +229,7 @@
         break;
       }
       case "gather": {
-        if (b && b.bot && can("next")) { card.append(bigDone(t("castle.ui.next"))); break; }
+        if (botTurn && can("next")) { card.append(bigDone(t("castle.ui.next"))); break; }
         if (can("next")) card.append(bigDone(t("castle.ui.next")));
         if (can("take") && b) card.append(el("p", { class: "muted", id: "cd-tap-hint", text: t("castle.ui.tap_die", { name: b.name }) }));
         break;
