@@ -41,6 +41,7 @@ PER_GROUP = 3
 TOP_K = 1
 BLOB_W = 0.0
 BLANK_RATIO = 0.4
+BLANK_MIN_QUALITY = 0.92
 DEBUG = False
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
 
@@ -557,6 +558,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
     e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
+         "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
          "confidence": r["confidence"]}
@@ -588,7 +590,8 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
         cand = [e for e in cand if 0.35 * med <= e["_area"] <= 2.8 * med]
         blanks = [e for e in cand if e["face"] is None and (e["_icon"] < model.icon_floor or e.get("_blank"))]
         # a die-shaped patch of die colour with no symbol: report a few as "seen, not read"
-        ok_blanks = sorted((e for e in blanks if e["_d2"] < 6 and 0.6 * med <= e["_area"] <= 1.6 * med),
+        ok_blanks = sorted((e for e in blanks if e["_d2"] < 6 and 0.6 * med <= e["_area"] <= 1.6 * med
+                            and e["_q"] >= BLANK_MIN_QUALITY),
                            key=lambda e: e["_d2"])[:max(1, len(sure) // 4)]
         keep_ids = {id(e) for e in ok_blanks}
         for e in cand:
