@@ -176,7 +176,6 @@ def test_solo_round_on_one_phone(server, browser):
     ana.goto(f"{server.url}/g/{gid}?code={created['join_code']}")
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#cd-prompt.mine")
-    taps = 0
     for _ in range(80):
         v = api_view(server, gid)
         if v["step"] in ("market", "merchants", "build") or v["round"] > 1:
@@ -194,7 +193,6 @@ def test_solo_round_on_one_phone(server, browser):
             ana.click("#cd-skip")
         else:  # draw, and every turn of Lakis: one tap
             ana.click("#cd-next")
-        taps += 1
         ana.wait_for_function(f"document.querySelector('#game').dataset.version !== '{v['version']}'", timeout=5000)
     v = api_view(server, gid)
     assert v["step"] in ("market", "merchants", "build") or v["round"] > 1
