@@ -41,6 +41,7 @@ _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are r
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
+_SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -694,7 +695,7 @@ def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
-            if max(t.r, o.r) / min(t.r, o.r) > 1.4:
+            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
                 continue
             d = math.hypot(o.cx - t.cx, o.cy - t.cy)
             s = max(_face_size(t), _face_size(o))
