@@ -79,7 +79,10 @@ def build(data_dir: Path, cfg: dict, pin_factory="auto"):
         attach_camera(app, table, cfg)
     from companion.herald_camera import attach_real_bag
 
-    attach_real_bag(app, table)
+    attach_real_bag(app, table)  # Augustus: the camera reads the drawn token in real-bag mode
+    from companion.games.castle_dice_camera import attach as attach_castle_camera
+
+    attach_castle_camera(app, table)  # Castle Dice: tray readings credit rolls and picks
     return app, table, panel, speaker
 
 
