@@ -769,7 +769,11 @@ def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
     out = []
+    h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
+        half = 0.5 * _face_size(f)
+        if len(f.pips) <= 2 and min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy) < half:
+            continue  # a 1 or 2 cut by the image edge cannot be told from a partial face
         if not f.ok and not f.reason.startswith("top face tilted"):
             # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...
             # far more often than a die (and a die here could not be placed reliably anyway).
