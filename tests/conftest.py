@@ -107,3 +107,50 @@ def server_factory(tmp_path):
 @pytest.fixture
 def server(server_factory):
     return server_factory().start()
+
+
+# -- a real browser: Debian's chromium driven by Playwright (never a downloaded browser) --------------
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+SPEECH_SPY = """
+    window.__spoken = [];
+    const realSpeak = speechSynthesis.speak.bind(speechSynthesis);
+    speechSynthesis.speak = (u) => { window.__spoken.push({text: u.text, lang: u.lang}); try { realSpeak(u); } catch (e) {} };
+"""
+
+
+@pytest.fixture(scope="session")
+def browser():
+    import shutil
+
+    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
+        pytest.skip("Debian chromium is not installed (make test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """``phone(lang)``: a new phone-sized page; ``page.errors`` collects JavaScript errors and
+    ``window.__spoken`` what the page asked the Web Speech API to say."""
+    contexts = []
+
+    def make(lang: str = "el-GR"):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True,
+                                  has_touch=True)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.add_init_script(SPEECH_SPY)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.errors = errors
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()

@@ -4,37 +4,10 @@ takes a die from the supply, and both phones show the end screen with the winner
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 import requests
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
-        pytest.skip("Debian chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def phone(browser, lang="el-GR"):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
 
 
 def plus(page, stepper_id, times=1):
@@ -54,8 +27,8 @@ def host_act(server, gid, token, action):
     return r.json()
 
 
-def test_a_round_on_the_phones_then_the_end_screen(server, browser):
-    host = phone(browser, "el-GR")
+def test_a_round_on_the_phones_then_the_end_screen(server, phone):
+    host = phone("el-GR")
     host.goto(server.url + "/")
     host.select_option("#new-game", "castle-dice")
     host.fill("#new-players", "Άννα\nBen")
@@ -77,7 +50,7 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     wall = api_view(server, gid)["cards"]["wall"]
     assert wall["vp"] == 2 and wall["name"]["el"] == "Τείχος" and wall["cost"] == {"wood": 1, "stone": 3}
 
-    ana = phone(browser, "el-GR")
+    ana = phone("el-GR")
     ana.goto(f"{server.url}/g/{gid}?code={code}")
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#cd-prompt.mine")
@@ -167,12 +140,12 @@ def test_a_round_on_the_phones_then_the_end_screen(server, browser):
     assert not host.errors and not ana.errors, host.errors + ana.errors
 
 
-def test_solo_round_on_one_phone(server, browser):
+def test_solo_round_on_one_phone(server, phone):
     """Solo mode: one player's phone runs a whole round, Lakis's turns included, with one tap each."""
     created = requests.post(f"{server.url}/api/games", json={"game": "castle-dice", "players": ["Άννα"],
                                                              "options": {"first_player": 0}}, timeout=5).json()
     gid = created["id"]
-    ana = phone(browser, "en-GB")
+    ana = phone("en-GB")
     ana.goto(f"{server.url}/g/{gid}?code={created['join_code']}")
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#cd-prompt.mine")

@@ -3,49 +3,24 @@ against the real server with the demo camera."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import tomllib
 
 import pytest
 import requests
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
-        pytest.skip("Debian chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def phone(browser, lang="el-GR"):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
-
-
-def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory, browser):
+def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory, phone):
     srv = server_factory(("--camera", "synthetic:pips")).start()
     game = requests.post(srv.url + "/api/games", json={"game": "augustus", "players": ["Άννα", "Ben"]}).json()
 
-    stranger = phone(browser)
+    stranger = phone()
     stranger.goto(srv.url + "/settings")
     stranger.wait_for_selector(".settings-note[data-kind=error]")
     assert "οικοδεσπότης" in stranger.inner_text("main")
 
-    page = phone(browser)
+    page = phone()
     page.goto(f"{srv.url}/settings?token={game['host_token']}")
     page.wait_for_selector("form.settings")
     assert page.inner_text("h1") == "Ρυθμίσεις"
@@ -72,7 +47,7 @@ def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory,
     page.wait_for_selector(".settings-note[data-kind=error]")
     assert "GPIO 17" in page.inner_text(".settings-note")
 
-    tray = phone(browser, "en-GB")
+    tray = phone("en-GB")
     tray.goto(srv.url + "/tray")
     tray.wait_for_function("document.querySelector('.camera-badge') && "
                            "document.querySelector('.camera-badge').dataset.state === 'ok'")

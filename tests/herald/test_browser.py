@@ -2,48 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 
 import pytest
 import requests
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):  # pragma: no cover
-        pytest.skip("Debian chromium is not installed (make test installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def phone(browser, lang="el-GR"):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    # record what the page asks the Web Speech API to say (headless chromium has no voices)
-    page.add_init_script("""
-        window.__spoken = [];
-        const realSpeak = speechSynthesis.speak.bind(speechSynthesis);
-        speechSynthesis.speak = (u) => { window.__spoken.push({text: u.text, lang: u.lang}); try { realSpeak(u); } catch (e) {} };
-    """)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
-
-
-def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, browser):
-    host = phone(browser, "el-GR")
+def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, phone):
+    host = phone("el-GR")
     host.goto(server.url + "/")
     # a new game with Unicode names, from the lobby form (Greek by default from the browser language)
     assert host.locator("#new-form h2").inner_text() == "Νέο παιχνίδι"
@@ -62,7 +30,7 @@ def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, br
     host.click("#sound")  # the one tap that unlocks speech on iOS
     assert host.locator("#sound").inner_text() == "Ήχος: ναι"
 
-    spectator = phone(browser, "en-US")
+    spectator = phone("en-US")
     spectator.goto(f"{server.url}/g/{game_id}?code={code}")
     spectator.wait_for_selector("#watch")
     spectator.click("#watch")
@@ -90,17 +58,17 @@ def test_host_draws_and_a_spectator_sees_the_token_within_two_seconds(server, br
     assert not host.errors and not spectator.errors
 
 
-def test_a_player_joins_with_the_code_and_only_the_herald_gets_draw(server, browser):
+def test_a_player_joins_with_the_code_and_only_the_herald_gets_draw(server, phone):
     res = requests.post(f"{server.url}/api/games", json={"game": "augustus", "players": ["Άννα", "Ben"]}, timeout=5)
     game = res.json()
-    ana = phone(browser)
+    ana = phone()
     ana.goto(f"{server.url}/join")
     ana.fill("#join-code", game["join_code"].lower())
     ana.click("#join-form button[type=submit]")
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#draw")  # Άννα is the first herald
     assert "Άννα" in ana.locator("#me").inner_text()
-    ben = phone(browser)
+    ben = phone()
     ben.goto(f"{server.url}/g/{game['id']}?code={game['join_code']}")
     assert ben.locator("#seats button[data-seat='0']").is_disabled()  # taken
     ben.click("#seats button[data-seat='1']")
@@ -120,10 +88,10 @@ def test_a_player_joins_with_the_code_and_only_the_herald_gets_draw(server, brow
     assert not ana.errors and not ben.errors
 
 
-def test_connection_status_is_inline_and_recovers(server_factory, browser):
+def test_connection_status_is_inline_and_recovers(server_factory, phone):
     srv = server_factory().start()
     game = requests.post(f"{srv.url}/api/games", json={"players": ["A", "B"]}, timeout=5).json()
-    page = phone(browser, "en-US")
+    page = phone("en-US")
     page.goto(f"{srv.url}/g/{game['id']}")
     page.wait_for_function("document.querySelector('#conn').dataset.state == 'live'", timeout=5000)
     srv.kill()
@@ -138,13 +106,13 @@ def test_connection_status_is_inline_and_recovers(server_factory, browser):
     assert not page.errors
 
 
-def test_the_herald_confirms_an_unsure_token_on_the_phone(server, browser):
+def test_the_herald_confirms_an_unsure_token_on_the_phone(server, phone):
     game = requests.post(f"{server.url}/api/games", json={"players": ["Άννα", "Ben"], "options": {"mode": "real"}},
                          timeout=5).json()
     auth = {"Authorization": f"Bearer {game['host_token']}"}
     url = f"{server.url}/api/games/{game['id']}/actions"
     requests.post(url, json={"type": "draw", "token": "dagger"}, headers=auth, timeout=5)
-    ana = phone(browser, "en-US")
+    ana = phone("en-US")
     ana.goto(f"{server.url}/g/{game['id']}?code={game['join_code']}")
     ana.click("#seats button[data-seat='0']")
     ana.wait_for_selector("#draw")
