@@ -23,6 +23,7 @@ The pipeline is classical and runs in a few milliseconds on one core:
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -347,7 +348,23 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
     return area / max(hull, 1.0), 4 * math.pi * area / max(per * per, 1.0)
 
 
-def _body_extent(img: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+class _Lab:
+    """The image in (lightly blurred) Lab colour, converted once and only if needed."""
+
+    def __init__(self, img: np.ndarray) -> None:
+        self.img = img
+        self.shape = img.shape
+        self._lab: np.ndarray | None = None
+
+    def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        if self._lab is None:
+            blurred = cv2.GaussianBlur(self.img, (3, 3), 0)
+            self._lab = (cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab) if blurred.ndim == 3
+                         else blurred[:, :, None])
+        return self._lab[y0:y1, x0:x1]
+
+
+def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
     """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
 
     Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
@@ -355,8 +372,7 @@ def _body_extent(img: np.ndarray, p: Pip, thr: float = 18.0) -> tuple[float, flo
     reach = int(14.6 * p.a) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
-    crop = cv2.GaussianBlur(img[y0:int(p.y) + reach + 1, x0:int(p.x) + reach + 1], (3, 3), 0)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) if crop.ndim == 3 else crop[:, :, None]
+    lab = img.crop(y0, int(p.y) + reach + 1, x0, int(p.x) + reach + 1)
     ks = np.arange(2.0, 14.01, 0.3)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ca, sa = math.cos(p.theta), math.sin(p.theta)
@@ -410,7 +426,7 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return True
 
 
-def _two_has_outline(img: np.ndarray, p: Pip, q: Pip, thr: float = 12.0) -> bool:
+def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     """The face of a 2 ends somewhere: in at least half of 16 directions from its centre the
     colour changes (die edge, side face, table) within ~0.9 face sides. Two dots printed on a
     mat, or on any large plain surface, have no such outline."""
@@ -419,8 +435,7 @@ def _two_has_outline(img: np.ndarray, p: Pip, q: Pip, thr: float = 12.0) -> bool
     reach = int(0.95 * s) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    crop = cv2.GaussianBlur(img[y0:int(cy) + reach + 1, x0:int(cx) + reach + 1], (3, 3), 0)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) if crop.ndim == 3 else crop[:, :, None]
+    lab = img.crop(y0, int(cy) + reach + 1, x0, int(cx) + reach + 1)
     ks = np.arange(0.25, 1.81, 0.05)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     xs = np.round(cx + ks[None, :] * 0.5 * s * np.cos(t)[:, None]).astype(int)
@@ -457,11 +472,11 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     return _two_is_plain(gs_by_pol[p.polarity], p, q)
 
 
-def _two_ok(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, p: Pip, q: Pip) -> bool:
+def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool:
     return _plausible_two(gs_by_pol, p, q) and _two_has_outline(img, p, q)
 
 
-def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
+def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
     asym, near, far = _body_extent(img, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
@@ -469,11 +484,11 @@ def _lone_pip_is_one(img: np.ndarray, p: Pip) -> bool:
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
     pts = np.array([[p.x, p.y] for p in ps])
-    r = float(np.median([p.a for p in ps]))
-    rb = float(np.median([math.sqrt(p.a * p.b) for p in ps]))
+    r = statistics.median([p.a for p in ps])
+    rb = statistics.median([math.sqrt(p.a * p.b) for p in ps])
     ok, quality, reason = _pattern(pts, r, rb)
     c = pts.mean(axis=0)
-    return _Face([], ps, float(c[0]), float(c[1]), r, float(np.median([p.roundness for p in ps])),
+    return _Face([], ps, float(c[0]), float(c[1]), r, statistics.median([p.roundness for p in ps]),
                  ok, quality, reason, ps[0].polarity)
 
 
@@ -492,7 +507,7 @@ def _split_by_shape(ps: list[Pip]) -> list[list[Pip]]:
     return [lo, hi]
 
 
-def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, ps: list[Pip]) -> list[_Face]:
+def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> list[_Face]:
     """A linked group that is not one face (top face merged with a side face, or two dice):
     find its largest sub-groups that are valid faces, roundest (then highest) first."""
     n = len(ps)
@@ -587,7 +602,7 @@ def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
     return list(groups.values())
 
 
-def _faces(gs_by_pol: dict[int, np.ndarray], img: np.ndarray, pips: list[Pip]) -> list[_Face]:
+def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list[_Face]:
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
@@ -765,7 +780,7 @@ def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
     work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     pips, gs_by_pol = _all_pips(gray)
-    faces = _faces(gs_by_pol, work, pips)
+    faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
     out = []
