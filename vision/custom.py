@@ -43,6 +43,7 @@ BLOB_W = 0.0
 BLANK_RATIO = 0.4
 BLANK_MIN_QUALITY = 0.92
 DEBUG = False
+_DEBUG_PATCHES: list = []
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
 
 
@@ -643,6 +644,65 @@ def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int
     return max(cands, key=lambda sc: sc[0])[1]
 
 
+CONSENSUS_SCALE = np.array([0.04, 0.04, 0.35], np.float32)
+
+
+def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Colour-blind object candidates in one example: (contour, body colour, shape quality).
+
+    Regions enclosed by edges, the border-contrast object, and the whole picture (a tight crop)."""
+    h0, w0 = img.shape[:2]
+    sc = max(1.0, max(h0, w0) / 480.0)
+    small = cv2.resize(img, (int(round(w0 / sc)), int(round(h0 / sc))), interpolation=cv2.INTER_AREA) if sc > 1 else img
+    h, w = small.shape[:2]
+    feat = colour_features(cv2.GaussianBlur(small, (0, 0), 1.2))
+    out: list[tuple[np.ndarray, np.ndarray, float]] = []
+    full = np.full((h, w), 255, np.uint8)
+    for pct in (90, 75):
+        for c in _components(full, max(40.0, 0.003 * h * w), "square", False, edge_map(small, pct)):
+            if c["touching"] or c["area"] > 0.7 * h * w or c["solidity"] < 0.85 or c["aspect"] > 1.7 or c["fill"] < 0.6:
+                continue
+            out.append((c["cnt"], _body_colour(small, c["cnt"], feat), _quality(c, "square")))
+    # colour clusters: a die's top face is one colour (its symbol leaves holes that get filled)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    k = 8
+    _, lbl, _ = cv2.kmeans(lab[::4], k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
+    centres = np.array([lab[::4][lbl.ravel() == j].mean(axis=0) if np.any(lbl.ravel() == j) else np.full(3, 1e6)
+                        for j in range(k)], np.float32)
+    full_lbl = np.argmin(((lab[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1).reshape(h, w)
+    for j in range(k):
+        mj = np.where(full_lbl == j, 255, 0).astype(np.uint8)
+        for c in _components(mj, max(40.0, 0.002 * h * w), "square", False):
+            if c["touching"] or c["area"] > 0.7 * h * w or c["solidity"] < 0.85 or c["aspect"] > 1.7 or c["fill"] < 0.6:
+                continue
+            out.append((c["cnt"], _body_colour(small, c["cnt"], feat), _quality(c, "square")))
+    m = segment_single(small)
+    if m is not None:
+        cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if cnts:
+            c = max(cnts, key=cv2.contourArea)
+            cc = _components_from_cnt(c, h, w)
+            if cc:
+                out.append((c, _body_colour(small, c, feat), _quality(cc, "square")))
+    if max(h, w) <= 3 * min(h, w):
+        ring = np.zeros((h, w), np.uint8)
+        cv2.ellipse(ring, (w // 2, h // 2), (int(w * 0.42), int(h * 0.42)), 0, 0, 360, 255, -1)
+        cv2.ellipse(ring, (w // 2, h // 2), (int(w * 0.3), int(h * 0.3)), 0, 0, 360, 0, -1)
+        col = np.median(feat[ring > 0], axis=0)
+        out.append((_whole(small), col, 0.5 if min(h0, w0) > 200 else 0.8))
+    if sc > 1:
+        out = [((c.astype(np.float32) * sc).round().astype(np.int32), col, q) for c, col, q in out]
+    # de-duplicate near-identical outlines
+    uniq: list = []
+    for c, col, q in sorted(out, key=lambda x: -x[2]):
+        (cx, cy), r = cv2.minEnclosingCircle(c)
+        if any(abs(cx - ux) < 0.2 * r and abs(cy - uy) < 0.2 * r and abs(r - ur) < 0.2 * r for _, _, _, (ux, uy, ur) in uniq):
+            continue
+        uniq.append((c, col, q, (cx, cy, r)))
+    return [(c, col, q) for c, col, q, _ in uniq[:40]]
+
+
 def _whole(img: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     return np.array([[[0, 0]], [[w - 1, 0]], [[w - 1, h - 1]], [[0, h - 1]]], np.int32)
@@ -654,32 +714,60 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     types = sorted({e.type for e in examples})
     labels = sorted({(e.type, e.face) for e in examples})
     tindex = {t: i for i, t in enumerate(types)}
-    # pass 1: generic segmentation -> body colour pixels and shape
+    # pass 1: colour-blind candidates in every picture; the body colour of a type is the colour
+    # that turns up as a compact blob in most of that type's pictures (backgrounds differ)
     pix: dict[int, list[np.ndarray]] = {i: [] for i in range(len(types))}
     fills = []
-    first: list[np.ndarray | None] = []
-    for e in examples:
-        c = _example_object(e.image, None, None)
-        first.append(c)
+    cands = [_generic_candidates(e.image) for e in examples]
+    first: list[np.ndarray | None] = [None] * len(examples)
+    work: list[Example] = list(examples)
+    for ti, t in enumerate(types):
+        idx = [i for i, e in enumerate(examples) if e.type == t]
+        allc = [(i, c) for i in idx for c in cands[i]]
+        if not allc:
+            continue
+        best_col, best_sup = None, -1.0
+        for _, (_, col, _) in allc:
+            sup = 0.0
+            for i in idx:
+                ds = [((c2[1] - col) / CONSENSUS_SCALE) for c2 in cands[i]]
+                if ds:
+                    sup += max(math.exp(-0.5 * float((d * d).sum())) * c2[2] for d, c2 in zip(ds, cands[i], strict=True))
+            if sup > best_sup:
+                best_col, best_sup = col, sup
+        for i in idx:
+            if not cands[i]:
+                continue
+            scored = [(float((((c2[1] - best_col) / CONSENSUS_SCALE) ** 2).sum()) - c2[2], c2) for c2 in cands[i]]
+            d2, (cnt, col, q) = min(scored, key=lambda x: x[0])
+            if d2 + q > 9.0:
+                continue
+            first[i] = cnt
+            # later passes look only around the chosen object
+            h, w = examples[i].image.shape[:2]
+            x, y, bw, bh = cv2.boundingRect(cnt)
+            mx, my = int(bw * 0.6) + 2, int(bh * 0.6) + 2
+            x0, y0, x1, y1 = max(0, x - mx), max(0, y - my), min(w, x + bw + mx), min(h, y + bh + my)
+            if (x1 - x0) * (y1 - y0) < 0.8 * w * h:
+                e = examples[i]
+                work[i] = Example(e.type, e.face, e.image[y0:y1, x0:x1], e.source)
+                first[i] = cnt - [x0, y0]
+    for i, e in enumerate(work):
+        c = first[i]
         feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
         if c is None:
-            # no contrast with the border: a tight crop, the body is all round the middle
-            h, w = e.image.shape[:2]
-            m = np.zeros((h, w), np.uint8)
-            cv2.ellipse(m, (w // 2, h // 2), (int(w * 0.42), int(h * 0.42)), 0, 0, 360, 255, -1)
-            cv2.ellipse(m, (w // 2, h // 2), (int(w * 0.3), int(h * 0.3)), 0, 0, 360, 0, -1)
-            if max(h, w) > 3 * min(h, w):
-                m[:] = 0
-        else:
-            m = np.zeros(e.image.shape[:2], np.uint8)
-            cv2.drawContours(m, [c], -1, 255, -1)
-            m = cv2.erode(m, None, iterations=2)
-            (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+            continue
+        m = np.zeros(e.image.shape[:2], np.uint8)
+        cv2.drawContours(m, [c], -1, 255, -1)
+        m = cv2.erode(m, None, iterations=2)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if cv2.contourArea(c) < 0.97 * e.image.shape[0] * e.image.shape[1]:
             fills.append(cv2.contourArea(c) / max(rw * rh, 1.0))
         f = feat[m > 0]
         if len(f) > 3000:
             f = f[np.random.default_rng(0).choice(len(f), 3000, replace=False)]
         pix[tindex[e.type]].append(f)
+    examples = work
     shape = "square"
     if fills and float(np.median(fills)) < 0.86:
         shape = "round"
@@ -732,6 +820,8 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                 continue
         patch = canonical_patch(e.image, c, shape)
         patches.append(patch)
+        if DEBUG:
+            _DEBUG_PATCHES.append((e.type, e.face, patch))
         energies.append(icon_energy(patch, shape))
         for a in _augment(patch):
             descs.append(descriptor(a, shape))
