@@ -67,13 +67,20 @@ class Pip:
         return self.b / self.a if self.a > 0 else 0.0
 
 
+_UNIT = {n: (np.cos(np.linspace(0, 2 * np.pi, n, endpoint=False)),
+            np.sin(np.linspace(0, 2 * np.pi, n, endpoint=False))) for n in (16, 24)}
+
+
 def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: float, k: float,
                   n: int = 16) -> np.ndarray:
-    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    """Grey values on an ellipse k times the pip's own, around (x, y)."""
+    cos_t, sin_t = _UNIT[n]
     ca, sa = math.cos(th), math.sin(th)
-    ex, ey = k * a * np.cos(t), k * b * np.sin(t)
-    xs = np.clip(np.round(x + ex * ca - ey * sa).astype(int), 0, img.shape[1] - 1)
-    ys = np.clip(np.round(y + ex * sa + ey * ca).astype(int), 0, img.shape[0] - 1)
+    ex, ey = (k * a) * cos_t, (k * b) * sin_t
+    xs = (x + ex * ca - ey * sa + 0.5).astype(np.intp)
+    ys = (y + ex * sa + ey * ca + 0.5).astype(np.intp)
+    np.clip(xs, 0, img.shape[1] - 1, out=xs)
+    np.clip(ys, 0, img.shape[0] - 1, out=ys)
     return img[ys, xs].astype(np.float32)
 
 
