@@ -96,6 +96,17 @@ def segment_single(img_bgr: np.ndarray) -> np.ndarray | None:
     Returns None when the object seems to fill the whole picture (a tight crop) or nothing stands
     out; the caller then treats the whole picture as the object.
     """
+    h0, w0 = img_bgr.shape[:2]
+    sc = max(1.0, max(h0, w0) / 240.0)
+    if sc > 1:
+        img_bgr = cv2.resize(img_bgr, (int(round(w0 / sc)), int(round(h0 / sc))), interpolation=cv2.INTER_AREA)
+    m = _segment_single(img_bgr)
+    if m is None or sc == 1:
+        return m
+    return cv2.resize(m, (w0, h0), interpolation=cv2.INTER_NEAREST)
+
+
+def _segment_single(img_bgr: np.ndarray) -> np.ndarray | None:
     h, w = img_bgr.shape[:2]
     blur = cv2.GaussianBlur(img_bgr, (0, 0), 1.0)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -105,7 +116,8 @@ def segment_single(img_bgr: np.ndarray) -> np.ndarray | None:
     k = 4 if len(border) > 200 else 2
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, _, centres = cv2.kmeans(border, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-    d = np.min(np.linalg.norm(lab.reshape(-1, 1, 3) - centres[None], axis=2), axis=1).reshape(h, w)
+    diff = lab.reshape(-1, 1, 3) - centres[None]
+    d = np.sqrt(np.min(np.einsum("nkc,nkc->nk", diff, diff), axis=1)).reshape(h, w)
     d8 = np.clip(d * (255.0 / max(d.max(), 1e-3)), 0, 255).astype(np.uint8)
     thr, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = max(thr, 20.0 * 255.0 / max(d.max(), 1e-3))  # at least 20 Lab units from the border
@@ -632,7 +644,7 @@ def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int
                     for c in _components(mask, 0.02 * h * w, model_partial.shape, allow, cut):
                         if not allow or c["touching"]:
                             consider(c, 1.0 if lim == PIXEL_D2 else 0.9)
-    m = segment_single(img)
+    m = segment_single(img) if not cands else None
     if m is not None:
         cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if cnts:
