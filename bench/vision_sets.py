@@ -7,6 +7,7 @@ detections, learning time and median/p95 ms per image::
 
     .venv/bin/python bench/vision_sets.py                 # all four synthetic sets, 40 scenes each
     .venv/bin/python bench/vision_sets.py --scenes-n 100 --only castle-dice
+    .venv/bin/python bench/vision_sets.py --photo-examples     # learn from whole table photos
 
 A judge's set and scenes::
 
@@ -145,11 +146,27 @@ def bench_folder(set_dir: str, scenes_dir: Path, per_face: int | None) -> None:
         _report(reader.name, acc, ms, reader.learn_seconds, reader.kind)
 
 
-def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int) -> None:
+def write_photo_examples(dest: str, spec: dict, style: str, per_face: int, seed: int) -> None:
+    """Examples as whole 640x480 table photos (busy backgrounds, glare, ...) with one object each."""
+    rng = np.random.default_rng(seed)
+    for typ, (_, faces) in spec["types"].items():
+        for face in faces:
+            d = Path(dest) / "examples" / typ / face
+            d.mkdir(parents=True, exist_ok=True)
+            for i in range(per_face):
+                img, _ = render.render_scene(rng, set_spec=spec, style=style, items=[(typ, face)], hard=True)
+                cv2.imwrite(str(d / f"{i:02d}.png"), img)
+
+
+def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, photos: bool = False) -> None:
     for name in names:
         spec, style = SYNTH[name]
         with tempfile.TemporaryDirectory() as tmp:
-            render.write_examples(tmp, spec, per_face=per_face, seed=seed, style=style)
+            if photos:
+                write_photo_examples(tmp, spec, style, per_face, seed)
+                name = name + " (photos)"
+            else:
+                render.write_examples(tmp, spec, per_face=per_face, seed=seed, style=style)
             dicesets._OPEN.clear()
             reader = dicesets.open_set(tmp, use_cache=False)
             rng = np.random.default_rng(seed + 1000)
@@ -172,13 +189,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes-n", type=int, default=40, help="synthetic scenes per set (default 40)")
     ap.add_argument("--only", action="append", choices=sorted(SYNTH), help="synthetic set(s) to run")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--photo-examples", action="store_true",
+                    help="learn from whole 640x480 table photos instead of close-up crops")
     a = ap.parse_args(argv)
     if a.set or a.scenes:
         if not (a.set and a.scenes):
             ap.error("--set and --scenes go together")
         bench_folder(a.set, a.scenes, a.per_face or None)
     else:
-        bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed)
+        bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed, a.photo_examples)
     return 0
 
 
