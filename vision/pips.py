@@ -145,7 +145,9 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
         if l2 <= 0:
             continue
         a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
-        if a < rmin or a > rmax or b / a < 0.25:
+        # Two or three touching pips (a 6 on a small die) make one bar: split below.
+        barish = rmax < a <= 3.4 * rmax and rmin <= b <= rmax and b / a >= 0.22
+        if (a < rmin or a > rmax or b / a < 0.25) and not barish:
             continue
         efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
         if not 0.78 < efill < 1.2:
@@ -160,6 +162,16 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
         # The ring must be body: neighbouring pips may cut into a quarter of it at most.
         if np.count_nonzero(ring < spot + 0.5 * contrast) > 6:
             continue
+        if barish or b / a < 0.6:
+            split = _split_bar(gs, cx, cy, a, b, th, rmean)
+            if split:
+                for sx, sy, sr, sspot in split:
+                    if f != 1.0:
+                        sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
+                    pips.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
+                continue
+            if barish:
+                continue
         if ring[12] - ring[4] > 0.3 * contrast + 6:  # inter-quartile spread of 16 samples
             continue
         if a > 4:
@@ -175,15 +187,50 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
     return pips
 
 
+def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
+               body: float) -> list[tuple[float, float, float, float]]:
+    """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
+    show as dark dips with lighter necks between them: returns (x, y, radius, darkness) of
+    each pip, or [] for a bar without necks (one stretched pip)."""
+    ca, sa = math.cos(th), math.sin(th)
+    ts = np.arange(-a, a + 0.01, 0.5)
+    xs = np.clip(np.round(cx + ts * ca).astype(int), 0, gs.shape[1] - 1)
+    ys = np.clip(np.round(cy + ts * sa).astype(int), 0, gs.shape[0] - 1)
+    v = np.convolve(gs[ys, xs].astype(np.float32), np.ones(3) / 3, mode="same")
+    core = float(v[2:-2].min()) if v.size > 4 else float(v.min())
+    contrast = body - core
+    if contrast < 30:
+        return []
+    for k in (3, 2):
+        step = 2 * (a - 0.5) / k
+        if abs(step - 2 * (b - 0.5)) > 0.4 * step:
+            continue  # the pieces would not be round
+        centres = [-(a - 0.5) + step * (i + 0.5) for i in range(k)]
+        necks = [-(a - 0.5) + step * (i + 1) for i in range(k - 1)]
+        vc = [float(np.interp(c, ts, v)) for c in centres]
+        vn = [float(np.interp(n, ts, v)) for n in necks]
+        if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
+            r = 0.5 * step + 0.5
+            return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
+    return []
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
-    """The same pip is often found at two block sizes: keep the more complete (larger) one."""
+    """The same pip is often found at two block sizes: keep the more complete (larger) one,
+    unless the larger is several touching pips seen as one blob."""
     pips.sort(key=lambda p: -p.a)
     kept: list[Pip] = []
     for p in pips:
-        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * q.a) ** 2 for q in kept):
+        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * q.a) ** 2 and q.a < 1.7 * p.a for q in kept):
             continue
         kept.append(p)
-    return kept
+    # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
+    out = []
+    for q in kept:
+        inside = sum(1 for p in kept if p.a * 1.7 <= q.a and (p.x - q.x) ** 2 + (p.y - q.y) ** 2 < q.a ** 2)
+        if inside < 2:
+            out.append(q)
+    return out
 
 
 class _UF:
