@@ -40,6 +40,7 @@ _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
+_TWO_RING = 0.12  # a 2's pips: largest body-level difference (x pip contrast) around them
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
@@ -512,16 +513,24 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
 def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
     the side pip is more foreshortened) and the rest of the face between them is plain."""
-    if p.polarity != q.polarity or max(p.a, q.a) / min(p.a, q.a) > 1.2:
+    if p.polarity != q.polarity:
+        return False
+    # The two pips of a 2 lie on one face, lit alike: their body levels match closely. A
+    # side face is lit differently (a step of 10 % of the pip contrast or more).
+    contrast = 0.5 * (p.contrast + q.contrast)
+    dring = abs(p.ring - q.ring)
+    if dring > _TWO_RING * contrast + 4:
+        return False
+    twin_body = dring <= max(6.0, 0.06 * contrast)
+    if max(p.a, q.a) / min(p.a, q.a) > (1.3 if twin_body else 1.2):
         return False
     # Two round pips may differ a little (lens, perspective); when one is clearly squeezed,
-    # a small difference already means "another face".
+    # a small difference already means "another face" (unless the body says one face).
     both_round = min(p.roundness, q.roundness) >= 0.8
-    if abs(p.roundness - q.roundness) > (_TWO_RD_ROUND if both_round else _TWO_RD_FLAT):
+    rd_max = _TWO_RD_ROUND if both_round or twin_body else _TWO_RD_FLAT
+    if abs(p.roundness - q.roundness) > rd_max:
         return False
     if not both_round and _angle_diff(p.theta, q.theta) > math.radians(25):
-        return False
-    if abs(p.ring - q.ring) > 0.2 * 0.5 * (p.contrast + q.contrast) + 4:
         return False
     return _two_is_plain(gs_by_pol[p.polarity], p, q)
 

@@ -59,6 +59,30 @@ def test_valid_split_accuracy():
     assert wrong <= 0.025 * total
 
 
+def _read_sample(name: str) -> list[tuple[int, object]]:
+    from dev_sample import SAMPLE
+
+    image = SAMPLE / name
+    pairs, extra = match(yolo_labels(image), read_pips(cv2.imread(str(image))), tol=25)
+    assert not extra, f"{name}: false dice {extra}"
+    return pairs
+
+
+@pytest.mark.parametrize("name", ["two_24.jpg", "two_44.jpg"])
+def test_oblique_two_is_not_read_as_a_one(name):
+    """A 2 seen at an angle: its pips differ in roundness (one near the face edge), yet both
+    sit on the same evenly lit face, while the side-face pips nearby are lit differently."""
+    pairs = _read_sample(name)
+    assert (2, 2) in pairs and all(v == got for v, got in pairs), pairs
+
+
+@pytest.mark.parametrize("name", ["dice_8.jpg", "valid_3.jpg"])
+def test_top_one_and_side_pip_are_not_a_two(name):
+    """A top-face 1 above a side face: the side-face pip's body is lit differently."""
+    pairs = _read_sample(name)
+    assert (1, 1) in pairs and all(v == got for v, got in pairs), pairs
+
+
 # ---------------------------------------------------------------- synthetic: colours and scenes
 @pytest.mark.parametrize("colour", sorted(COLOURS))
 def test_all_six_faces_in_every_colour(colour):
