@@ -453,7 +453,7 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     # group candidates that sit on the same place; read() keeps the one that reads best
     found.sort(key=lambda f: -(f[3] + 0.02 * math.log(f[2])))
     groups: list[dict] = []
-    for t, c, a, q in found:
+    for t, c, a, _q in found:
         (cx, cy), r = cv2.minEnclosingCircle(c)
         for g in groups:
             if math.hypot(cx - g["x"], cy - g["y"]) < 0.7 * max(r, g["r"]):
@@ -733,7 +733,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     cands = [_generic_candidates(e.image) for e in examples]
     first: list[np.ndarray | None] = [None] * len(examples)
     work: list[Example] = list(examples)
-    for ti, t in enumerate(types):
+    for t in types:
         idx = [i for i, e in enumerate(examples) if e.type == t]
         allc = [(i, c) for i in idx for c in cands[i]]
         if not allc:

@@ -97,7 +97,7 @@ def _res_icon(res: str) -> np.ndarray:
         cv2.line(m, (40, 52), (88, 52), 0, 3, cv2.LINE_AA)
     elif res == "land":  # wheat ear
         cv2.line(m, (64, 110), (64, 20), 255, 6, cv2.LINE_AA)
-        for i, y in enumerate(range(30, 95, 14)):
+        for y in range(30, 95, 14):
             cv2.ellipse(m, (52, y), (12, 6), -35, 0, 360, 255, -1, cv2.LINE_AA)
             cv2.ellipse(m, (76, y + 6), (12, 6), 35, 0, 360, 255, -1, cv2.LINE_AA)
     elif res == "iron":  # an anvil

@@ -7,6 +7,8 @@ up in every run until it is met.
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.dicesets import open_set
@@ -20,10 +22,10 @@ TARGET = 0.99
 @pytest.fixture(scope="module")
 def results(castle_set, alt_set, token_set, alt_token_set):
     return {
-        "castle": score(open_set(castle_set), render.CASTLE_DICE, "castle", seed=101, scenes=20),
-        "alt": score(open_set(alt_set), render.ALT_DICE, "glyph", seed=102, scenes=20),
-        "tokens": score(open_set(token_set), render.AUGUSTUS_TOKENS, "castle", seed=103, scenes=30),
-        "alt-tokens": score(open_set(alt_token_set), render.ALT_TOKENS, "glyph", seed=104, scenes=30),
+        "castle": score(open_set(castle_set), render.CASTLE_DICE, "castle", seed=101, scenes=15),
+        "alt": score(open_set(alt_set), render.ALT_DICE, "glyph", seed=102, scenes=15),
+        "tokens": score(open_set(token_set), render.AUGUSTUS_TOKENS, "castle", seed=103, scenes=25),
+        "alt-tokens": score(open_set(alt_token_set), render.ALT_TOKENS, "glyph", seed=104, scenes=25),
     }
 
 
@@ -44,7 +46,7 @@ def test_accuracy_target(results, which):
 def test_same_icons_differing_only_in_colour(alt_set):
     """ALT_DICE's red and blue types share every face id and icon: only the body colour tells them apart."""
     reader = open_set(alt_set)
-    import numpy as np
+
 
     rng = np.random.default_rng(7)
     right = total = 0
@@ -58,3 +60,18 @@ def test_same_icons_differing_only_in_colour(alt_set):
             if near and near["face"] == t["face"] and near["type"] == t["type"]:
                 right += 1
     assert right / total >= 0.9
+
+
+def test_learns_from_whole_table_photos(tmp_path):
+    """Examples may be whole photos on a busy table (not close-ups): the reader still finds the token."""
+    rng = np.random.default_rng(31)
+    spec = render.ALT_TOKENS
+    for typ, (_, faces) in spec["types"].items():
+        for face in faces:
+            d = tmp_path / "examples" / typ / face
+            d.mkdir(parents=True)
+            for i in range(4):
+                img, _ = render.render_scene(rng, set_spec=spec, style="glyph", items=[(typ, face)], hard=True)
+                cv2.imwrite(str(d / f"{i}.png"), img)
+    r = score(open_set(tmp_path), spec, "glyph", seed=105, scenes=20)
+    assert r["accuracy"] >= 0.8, r
