@@ -40,7 +40,10 @@ _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
-_TWO_RING = 0.12  # a 2's pips: largest body-level difference (x pip contrast) around them
+_TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
+_TWIN_NEAR = 4.5  # ... when closer than this many pip radii
+_TWO_RING = 0.12
+_DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side  # a 2's pips: largest body-level difference (x pip contrast) around them
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
@@ -289,11 +292,15 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     if ra > 1 + 0.35 * tol and not (min(p.a, q.a) < 3 and ra < 1 + 0.7 * tol):
         return False
     small = min(p.a, q.a) < 3.5
-    if abs(p.roundness - q.roundness) > (0.22 if small else 0.14) * tol:
+    contrast = 0.5 * (p.contrast + q.contrast)
+    # Close neighbours on one evenly lit face may differ more in roundness (perspective, a
+    # pip near the face edge); far apart, a roundness step is the edge to a side face.
+    twin_body = (abs(p.ring - q.ring) <= max(4.0, _TWIN_BODY * contrast)
+                 and _dist(p, q) < _TWIN_NEAR * max(p.a, q.a))
+    if abs(p.roundness - q.roundness) > (0.22 if small or twin_body else 0.14) * tol:
         return False
     if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(30) * tol:
         return False
-    contrast = 0.5 * (p.contrast + q.contrast)
     return abs(p.ring - q.ring) <= 0.2 * contrast * tol + 4
 
 
@@ -759,6 +766,10 @@ def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
     return [f for k, f in enumerate(rest) if k not in drop] + keep1
 
 
+def _face_contrast(f: _Face) -> float:
+    return float(statistics.median([p.contrast for p in f.pips]))
+
+
 def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
     """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
     less obliquely); when both are equally round, the top face is the one further from the
@@ -778,6 +789,12 @@ def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
             d = math.hypot(o.cx - t.cx, o.cy - t.cy)
             s = max(_face_size(t), _face_size(o))
             if d >= 1.15 * s:
+                continue
+            # A dim face (in shadow, turned away) beside a crisp one is its side face.
+            if _face_contrast(o) > _DIM_SIDE * _face_contrast(t):
+                continue
+            if _face_contrast(t) > _DIM_SIDE * _face_contrast(o):
+                keep[j] = False
                 continue
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and o.cy - t.cy > 0.3 * d):

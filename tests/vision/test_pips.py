@@ -224,3 +224,17 @@ def test_small_dice_in_a_large_photo_are_read_at_full_detail():
     assert sum(v == got for v, got in pairs) >= 20, pairs
     assert not any(isinstance(got, int) and v != got for v, got in pairs)
     assert not extra
+
+
+@pytest.mark.parametrize(("name", "value"), [("six_29.jpg", 6), ("three_26.jpg", 3)])
+def test_pip_flattened_near_the_face_edge_still_counts(name, value):
+    """One pip of a 6 or a 3 looks flatter than its neighbours (perspective, near the face
+    edge); on the same evenly lit face it still belongs to the face."""
+    pairs = _read_sample(name)
+    assert (value, value) in pairs and all(v == got for v, got in pairs), pairs
+
+
+def test_dim_side_face_does_not_replace_the_top_face():
+    """Two faint, round side-face pips beside a crisp 6: the 6 is the top face, no false 2."""
+    pairs = _read_sample("six_47.jpg")
+    assert (6, 6) in pairs and all(v == got for v, got in pairs), pairs
