@@ -101,7 +101,7 @@ def _human(image: str, ms: float, dice: list[dict], tokens: list[dict]) -> str:
 @click.argument("images", nargs=-1, required=True, metavar="IMAGE...")
 def read(dice_set: str, as_json: bool, overlay: str | None, images: tuple[str, ...]) -> None:
     """Read the dice in still images."""
-    from vision.imageio import ImageError, load_image
+    from companion.imageio import ImageError, load_image
 
     reader = _make_reader(dice_set)
     failed = converted = False
