@@ -146,6 +146,11 @@ class CameraRuntime:
             self._thread.join(3)
             self._thread = None
 
+    def read(self):
+        """The latest frame (BGR numpy array) or None: a still picture for teaching and real-bag reads."""
+        frame = self.hub.latest()
+        return None if frame is None else frame.image
+
     def restart(self, source: str | None = None, fps: float | None = None) -> None:
         """Another camera or frame rate (from the settings page), without restarting the server."""
         self.hub.restart(source, fps)

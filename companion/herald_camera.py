@@ -76,12 +76,7 @@ def attach_real_bag(app, table) -> None:
 
     def frames():
         camera = app.extensions.get("camera")  # the CameraRuntime of companion.camera_service
-        if camera is None:
-            return None
-        frame = getattr(camera, "hub", camera).latest()
-        if frame is None:
-            return None
-        return getattr(frame, "image", frame)
+        return None if camera is None else camera.read()
 
     def reader():
         from companion.dicesets import open_set
