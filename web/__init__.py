@@ -29,6 +29,12 @@ def create_app(table: Table, config: dict | None = None) -> Flask:
 
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+    try:  # guided calibration of custom dice and token sets (web/teach_api.py)
+        from web.teach_api import bp as teach_bp
+    except ImportError:
+        teach_bp = None
+    if teach_bp is not None:
+        app.register_blueprint(teach_bp)
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException):

@@ -12,6 +12,7 @@ STATIC = Path(__file__).parent / "static"
 
 @bp.get("/")
 @bp.get("/join")
+@bp.get("/teach")
 @bp.get("/g/<game_id>")
 def index(game_id: str | None = None):
     scripts = sorted(f"games/{p.name}" for p in (STATIC / "games").glob("*.js"))

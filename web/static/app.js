@@ -66,6 +66,7 @@ window.CompanionGames = window.CompanionGames || {};
     c.className = "conn " + (state === "live" ? "live" : state === "down" ? "down" : "");
     c.textContent = state === "live" ? t("ui.live") : state === "down" ? t("ui.reconnecting") : state === "off" ? "" : t("ui.connecting");
     c.dataset.state = state;
+    c.hidden = state === "off";
   }
 
   // ---------- speech (Web Speech API; iOS needs one tap to unlock) ----------
@@ -142,10 +143,17 @@ window.CompanionGames = window.CompanionGames || {};
   async function route() {
     const path = location.pathname;
     const m = path.match(/^\/g\/([A-Za-z0-9_-]+)/);
-    showTray(Boolean(m));
+    showTray(Boolean(m) || path === "/teach");
     if (m) return showGame(m[1]);
     closeStream();
     current = null;
+    if (path === "/teach" && window.TabletopTeach) {
+      app.replaceChildren(el("a", { class: "button", href: "/", onclick: (ev) => { ev.preventDefault(); go("/"); } }, "← " + t("ui.back")));
+      const box = el("div", { id: "teach" });
+      app.append(box);
+      window.TabletopTeach.mount(box, { lang });
+      return;
+    }
     return showLobby();
   }
 
@@ -169,7 +177,10 @@ window.CompanionGames = window.CompanionGames || {};
 
     const gamesCard = el("div", { class: "card", id: "games" }, el("h2", { text: t("ui.games") }));
     const form = newGameForm();
+    const teach = window.TabletopTeach ? el("p", {}, el("a", { class: "button", id: "teach-link", href: "/teach",
+      onclick: (ev) => { ev.preventDefault(); go("/teach"); } }, t("ui.teach"))) : null;
     app.append(joinCard, form, gamesCard);
+    if (teach) app.append(teach);
     try {
       const data = await api("GET", "/api/games");
       if (!data.games.length) gamesCard.append(el("p", { class: "muted", text: t("ui.no_games") }));
