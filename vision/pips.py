@@ -36,7 +36,9 @@ SET_NAME = "standard-d6"
 # the first runs at full resolution, the other two at half resolution.
 _SCALES = ((11, 1.2, 6.0), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
-_MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
+_MAX_SIDE = 1280
+_TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
+_UPSCALE = 1.5  # ... this much larger  # larger images are read on a downscaled copy (coordinates are mapped back)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -92,16 +94,18 @@ _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0
 
 
 def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.ndarray],
-               polarity: int) -> list[Pip]:
-    """Pips darker than their surroundings (images already flipped for polarity).
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
+    """Pips darker than their surroundings (images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
     (four times fewer pixels, same pips). Each image pair is (raw grey, lightly blurred grey).
     """
     pips: list[Pip] = []
-    for (block, rmin, rmax), (g, gs), f in zip(_SCALES, (full, full, half), (1.0, 1.0, 2.0), strict=True):
+    for k in scales:
+        block, rmin, rmax = _SCALES[k]
+        (g, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
         pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
-    return _dedupe(pips)
+    return pips
 
 
 def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin: float, rmax: float,
@@ -815,14 +819,22 @@ def _flag_cocked(faces: list[_Face]) -> None:
             f.reason = "top face tilted: the die looks cocked, re-roll it"
 
 
-def _all_pips(gray: np.ndarray) -> tuple[list[Pip], dict[int, np.ndarray]]:
-    """Pips of both polarities, and the blurred grey image each polarity was measured on."""
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
+    """Pips of both polarities, and the blurred grey image each polarity was measured on.
+
+    With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
+    (the caller then reads an enlarged copy)."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
+    gs_light = 255 - gs_dark
+    inv = 255 - gray
+    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,)),
+            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,))}
+    if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
+        return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
-    gs_light = 255 - gs_dark
-    pips = (_find_pips((gray, gs_dark), (half, half_s), +1)
-            + _find_pips((255 - gray, gs_light), (255 - half, 255 - half_s), -1))
+    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2)))
+            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2))))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -844,7 +856,13 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         return []
     side = max(img.shape[:2])
     if side <= _MAX_SIDE:
-        return _read_at(img, 1.0)[0]
+        gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE)
+        if not found[1]:
+            # Small dice (about 25 px or less): their packed pips touch at this resolution
+            # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
+            return _read_at(img, _UPSCALE)[0]
+        return _read_at(img, 1.0, (gray, *found))[0]
     # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
     # pips there are tiny (many small dice far away), once more at twice that size.
     out, tiny = _read_at(img, _MAX_SIDE / side)
@@ -855,11 +873,30 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     return out
 
 
-def _read_at(img: np.ndarray, scale: float) -> tuple[list[dict], bool]:
+def _tiny_pips(pips: list[Pip]) -> bool:
+    """Are most pips that have a pip-sized neighbour (pips of a face, not specks) tiny?"""
+    if len(pips) < 2:
+        return False
+    xy = np.array([[p.x, p.y] for p in pips])
+    ra = np.array([p.a for p in pips])
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    np.fill_diagonal(d, np.inf)
+    paired = d.min(axis=1) < 5.0 * ra
+    if paired.sum() < 2:
+        return False
+    return float(np.median(ra[paired])) < _TINY_PIP
+
+
+def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
-    work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    pips, gs_by_pol = _all_pips(gray)
+    if found is not None:
+        work = img
+        gray, pips, gs_by_pol = found
+    else:
+        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
+        gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+        pips, gs_by_pol = _all_pips(gray)
     faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)

@@ -238,3 +238,20 @@ def test_dim_side_face_does_not_replace_the_top_face():
     """Two faint, round side-face pips beside a crisp 6: the 6 is the top face, no false 2."""
     pairs = _read_sample("six_47.jpg")
     assert (6, 6) in pairs and all(v == got for v, got in pairs), pairs
+
+
+def test_trays_of_twenty_small_dice():
+    """Trays of 20 dice of 18-26 px in all colours (packed 6s, tiny pips): the reader works on
+    an enlarged copy; most dice are read and few are given a wrong value."""
+    from synth_pips import random_scene
+
+    correct = total = wrong = false = 0
+    for seed in range(8):
+        img, truth = render(random_scene(seed, n=20, size=(18.0, 26.0), background="grey"), seed)
+        pairs, extra = match([(t["x"], t["y"], t["value"]) for t in truth], read_pips(img), tol=10)
+        total += len(pairs)
+        correct += sum(v == got for v, got in pairs)
+        wrong += sum(isinstance(got, int) and v != got for v, got in pairs)
+        false += len(extra)
+    assert correct >= 0.88 * total, (correct, total)
+    assert wrong <= 0.06 * total and false <= 2, (wrong, false)
