@@ -850,7 +850,8 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     for i in range(len(types)):
         arr = np.array(cols[i]) if cols[i] else pix_mu[i][None]
         die_mu[i] = np.median(arr, axis=0)
-        die_sd[i] = np.maximum(arr.std(axis=0) * 1.5, DIE_COLOUR_FLOOR)
+        _, sd_r = _robust_stats(arr, DIE_COLOUR_FLOOR)  # robust: a few bad crops must not widen it
+        die_sd[i] = np.maximum(np.minimum(arr.std(axis=0), sd_r * 1.5) * 1.5, DIE_COLOUR_FLOOR)
     model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
                      np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
     src_a = np.array(src, np.int32)
