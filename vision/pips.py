@@ -45,6 +45,8 @@ _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
 _TWO_RING = 0.12
+_OVERLAP = 0.8  # sub-faces of a group whose centres are closer (x the larger's span) overlap
+_MARKS = 0.7  # pip-dark area beyond a face's own pips (in pips) that makes its reading doubtful
 _DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side  # a 2's pips: largest body-level difference (x pip contrast) around them
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
@@ -626,6 +628,18 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     return out
 
 
+def _interleaved(subs: list[_Face]) -> bool:
+    """Do two of these faces overlap (each one's centre well inside the other's pattern)?"""
+    def extent(f: _Face) -> float:
+        return max((_dist(p, q) for p in f.pips for q in f.pips), default=0.0)
+
+    for i, a in enumerate(subs):
+        for b in subs[i + 1:]:
+            if min(len(a.pips), len(b.pips)) >= 2 and math.hypot(a.cx - b.cx, a.cy - b.cy) < _OVERLAP * max(extent(a), extent(b)):
+                return True
+    return False
+
+
 def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_Face]:
     """The two rows of a 6 with big spacing between them come out as two parallel 3s side by
     side: join them when together they make a 6 on one unbroken face."""
@@ -698,6 +712,13 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             continue
         if not f.ok and len(ps) > 2:
             subs = _sub_faces(gs_by_pol, img, ps)
+            if _interleaved(subs):
+                # Sub-faces that overlap are not a top face beside a side face but one face
+                # with a pip lost (a 6's merged middle pip): say so rather than guess.
+                f.reason = "doubtful: pips that fit no single face pattern"
+                f.quality = -1.0
+                faces.append(f)
+                continue
             if subs:
                 faces.extend(subs)
                 taken = {id(p) for sf in subs for p in sf.pips}
@@ -819,6 +840,58 @@ def _flag_cocked(faces: list[_Face]) -> None:
             f.reason = "top face tilted: the die looks cocked, re-roll it"
 
 
+def _face_corners(f: _Face) -> np.ndarray | None:
+    """The four corner pip positions of a face's pattern (for a 2 or 3 the empty corners are
+    the diagonal turned by 90 degrees), or None for a 1 or a 6."""
+    pts = np.array([[p.x, p.y] for p in f.pips])
+    n = len(pts)
+    if n in (2, 3):
+        d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+        i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+        c = 0.5 * (pts[i] + pts[j])
+        h = 0.5 * (pts[j] - pts[i])
+        hp = np.array([-h[1], h[0]])
+        return np.array([c - h, c - hp, c + h, c + hp])
+    if n in (4, 5):
+        c = pts.mean(axis=0)
+        if n == 5:
+            pts = np.delete(pts, int(np.argmin(np.linalg.norm(pts - c, axis=1))), axis=0)
+            c = pts.mean(axis=0)
+        return pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+    return None
+
+
+def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
+    """Dark (pip-coloured) area on the face beyond the face's own pips, in pips.
+
+    A 6 whose middle pips merged or were missed, read as a 2, 3 or 4, leaves pip-dark marks
+    between its corner pips."""
+    q = _face_corners(f)
+    if q is None:
+        return 0.0
+    gs = gs_by_pol[f.polarity]
+    r = float(statistics.median([p.a for p in f.pips]))
+    c = q.mean(axis=0)
+    v = q - c
+    q = c + v * (1 + 0.8 * r / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6))
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    h, w = gs.shape
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
+    level = statistics.median([0.5 * (p.ring + p.spot) for p in f.pips])
+    dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    near = np.zeros(dark.shape, bool)
+    for p in f.pips:
+        near |= (xx - p.x) ** 2 + (yy - p.y) ** 2 <= (1.4 * p.a) ** 2
+    own = int(np.count_nonzero(dark & near))
+    extra = int(np.count_nonzero(dark & ~near))
+    return extra / max(own / len(f.pips), 1.0)
+
+
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
@@ -900,13 +973,17 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
     faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
+    for f in faces:
+        if f.ok and _unexplained_marks(gs_by_pol, f) > _MARKS:
+            f.ok = False
+            f.reason = "doubtful: pip-like marks on the face that fit no pattern"
     out = []
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         half = 0.5 * _face_size(f)
-        if len(f.pips) <= 2 and min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy) < half:
+        if (len(f.pips) <= 2 or not f.ok) and min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy) < half:
             continue  # a 1 or 2 cut by the image edge cannot be told from a partial face
-        if not f.ok and not f.reason.startswith("top face tilted"):
+        if not f.ok and not f.reason.startswith(("top face tilted", "doubtful")):
             # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...
             # far more often than a die (and a die here could not be placed reliably anyway).
             continue
