@@ -41,6 +41,7 @@ PER_GROUP = 3
 TOP_K = 1
 BLOB_W = 0.0
 BLANK_RATIO = 0.4
+DIE_JITTER = (-7, 7)
 BLANK_MIN_QUALITY = 0.92
 DEBUG = False
 _DEBUG_PATCHES: list = []
@@ -252,7 +253,7 @@ def _rotations(patch: np.ndarray, shape: str) -> list[np.ndarray]:
     for k in range(4):
         r = np.ascontiguousarray(np.rot90(patch, k))
         out.append(r)
-        for a in (-7, 7):
+        for a in DIE_JITTER:
             M = cv2.getRotationMatrix2D((P / 2, P / 2), a, 1.0)
             out.append(cv2.warpAffine(r, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
     return out
