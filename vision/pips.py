@@ -96,7 +96,7 @@ _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0
 
 
 def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2), packed: bool = False) -> list[Pip]:
     """Pips darker than their surroundings (images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
@@ -106,12 +106,12 @@ def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.n
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (g, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
+        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f, packed))
     return pips
 
 
 def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin: float, rmax: float,
-                  f: float) -> list[Pip]:
+                  f: float, packed: bool = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = g.shape
     mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
@@ -182,7 +182,10 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
                 continue
             if barish:
                 continue
-        if ring[12] - ring[4] > 0.3 * contrast + 6:  # inter-quartile spread of 16 samples
+        # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
+        # (a 6's packed columns), the spread of the body samples beyond them.
+        lo = 6 if packed and np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
+        if ring[12] - ring[lo] > 0.3 * contrast + 6:
             continue
         if a > 4:
             # A pip is dark all through; a whole dark die (with light pips in it) is not.
@@ -892,22 +895,24 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     return extra / max(own / len(f.pips), 1.0)
 
 
-def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
+              packed: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
-    (the caller then reads an enlarged copy)."""
+    (the caller then reads an enlarged copy). ``packed``: small dice are expected, whose
+    pips crowd each other's surroundings."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     inv = 255 - gray
-    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,)),
-            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,))}
+    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,), packed),
+            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,), packed)}
     if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
-    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2)))
-            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2))))
+    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2), packed))
+            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2), packed)))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -969,7 +974,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray)
+        pips, gs_by_pol = _all_pips(gray, packed=scale > 1.0)
     faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
