@@ -895,6 +895,44 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     return extra / max(own / len(f.pips), 1.0)
 
 
+def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
+    """A 3 in a line may be one column of a 6 whose other column was not found (small dice,
+    packed pips). Beside it, one column-length away, three pip-dark spots with plain body
+    half-way: then the face is the 6."""
+    gs = gs_by_pol[f.polarity]
+    pts = np.array([[p.x, p.y] for p in f.pips])
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    axis = pts[j] - pts[i]
+    span = float(np.linalg.norm(axis))
+    perp = np.array([-axis[1], axis[0]]) / max(span, 1e-6)
+    body = statistics.median([p.ring for p in f.pips])
+    spot = statistics.median([p.spot for p in f.pips])
+    con = body - spot
+    h, w = gs.shape
+
+    def level(x: float, y: float) -> float:
+        xi, yi = int(round(x)), int(round(y))
+        if not (1 <= xi < w - 1 and 1 <= yi < h - 1):
+            return -1.0
+        return float(gs[yi - 1:yi + 2, xi - 1:xi + 2].mean())
+
+    for sign in (1.0, -1.0):
+        for k in (1.0, 0.85, 1.15):
+            off = sign * k * span * perp
+            far = [level(*(pt + off)) for pt in pts]
+            mid = [level(*(pt + 0.5 * off)) for pt in pts]
+            if min(far + mid) < 0:
+                continue
+            if max(far) < spot + 0.45 * con and min(mid) > body - 0.25 * con:
+                new = [Pip(p.x + off[0], p.y + off[1], p.a, p.b, p.theta, p.contrast, p.ring, p.spot, p.polarity)
+                       for p in f.pips]
+                f6 = _make_face(gs_by_pol, f.pips + new)
+                if f6.ok:
+                    return f6
+    return None
+
+
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
               packed: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
@@ -978,7 +1016,11 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
     faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
-    for f in faces:
+    for k, f in enumerate(faces):
+        if f.ok and len(f.pips) == 3:
+            f6 = _column_of_six(gs_by_pol, f)
+            if f6 is not None:
+                faces[k] = f = f6
         if f.ok and _unexplained_marks(gs_by_pol, f) > _MARKS:
             f.ok = False
             f.reason = "doubtful: pip-like marks on the face that fit no pattern"
