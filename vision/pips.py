@@ -426,13 +426,24 @@ class _Lab:
         self.img = img
         self.shape = img.shape
         self._lab: np.ndarray | None = None
+        self._calls = 0
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
-        if self._lab is None:
+        if self._lab is not None:
+            return self._lab[y0:y1, x0:x1]
+        self._calls += 1
+        if self._calls > 6:  # many lone pips: convert the whole image once
             blurred = cv2.GaussianBlur(self.img, (3, 3), 0)
             self._lab = (cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab) if blurred.ndim == 3
                          else blurred[:, :, None])
-        return self._lab[y0:y1, x0:x1]
+            return self._lab[y0:y1, x0:x1]
+        # A few crops: convert only them (with a pixel of margin for the blur).
+        h, w = self.img.shape[:2]
+        y1, x1 = min(y1, h), min(x1, w)
+        ya, xa = max(0, y0 - 1), max(0, x0 - 1)
+        part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
+        part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
+        return part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
 
 def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
