@@ -432,7 +432,7 @@ class _Lab:
         if self._lab is not None:
             return self._lab[y0:y1, x0:x1]
         self._calls += 1
-        if self._calls > 6:  # many lone pips: convert the whole image once
+        if self._calls > 60:  # many lone pips: convert the whole image once
             blurred = cv2.GaussianBlur(self.img, (3, 3), 0)
             self._lab = (cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab) if blurred.ndim == 3
                          else blurred[:, :, None])
