@@ -60,7 +60,7 @@ class Server:
         self.log = open(self.data_dir / f"server-{time.time():.0f}.log", "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(self.data_dir), "--pins", "mock", "--camera", "none", *self.extra],
+             "--data", str(self.data_dir), "--pins", "mock", *(self.extra if "--camera" in self.extra else ("--camera", "none", *self.extra))],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout

@@ -129,3 +129,19 @@ def test_the_herald_confirms_an_unsure_token_on_the_phone(server, phone):
     state = requests.get(f"{server.url}/api/games/{game['id']}", timeout=5).json()["herald"]
     assert state["last"] == "joker" and state["herald"] == "Ben" and state["bag"]["dagger"] == 1
     assert not ana.errors
+
+
+def test_the_teach_screen_captures_from_the_demo_camera(server_factory, phone):
+    srv = server_factory(("--camera", "synthetic")).start()
+    page = phone("en-US")
+    page.goto(srv.url + "/")
+    page.click("#teach-link")
+    page.wait_for_selector("#teach button")
+    page.locator("#teach button", has_text="Start").click()
+    page.wait_for_function("document.querySelector('#teach').innerText.includes('0 / 5')", timeout=10000)
+    assert "Show a WOOD die" in page.locator("#teach").inner_text()
+    page.locator("#teach button", has_text="Capture").click()
+    page.wait_for_function("document.querySelector('#teach').innerText.includes('1 / 5')", timeout=10000)
+    page.wait_for_function("(i => i && i.complete && i.naturalWidth > 8)(document.querySelector('#teach img'))",
+                           timeout=10000)  # the captured crop is shown
+    assert not page.errors
