@@ -988,13 +988,13 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         if not found[1]:
             # Small dice (about 25 px or less): their packed pips touch at this resolution
             # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
-            return _read_at(img, _UPSCALE)[0]
+            return _read_at(img, _UPSCALE, packed=True)[0]
         return _read_at(img, 1.0, (gray, *found))[0]
     # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
     # pips there are tiny (many small dice far away), once more at twice that size.
     out, tiny = _read_at(img, _MAX_SIDE / side)
     if tiny and side > _MAX_SIDE * 1.2:
-        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side))
+        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side), packed=True)
         if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
             out = out2
     return out
@@ -1014,7 +1014,8 @@ def _tiny_pips(pips: list[Pip]) -> bool:
     return float(np.median(ra[paired])) < _TINY_PIP
 
 
-def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple[list[dict], bool]:
+def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
+             packed: bool = False) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
     if found is not None:
         work = img
@@ -1023,7 +1024,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray, packed=scale > 1.0)
+        pips, gs_by_pol = _all_pips(gray, packed=packed)
     faces = _faces(gs_by_pol, _Lab(work), pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
