@@ -45,6 +45,8 @@ _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
 _TWO_RING = 0.12
+_SAME_LIGHT = 0.14  # pips of one face: largest body-level difference (x pip contrast) ...
+_BIG_PIP = 5.0  # ... for pips this big (smaller pips' rings are noisier: 0.2)
 _OVERLAP = 0.8  # sub-faces of a group whose centres are closer (x the larger's span) overlap
 _MARKS = 0.7  # pip-dark area beyond a face's own pips (in pips) that makes its reading doubtful
 _DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side  # a 2's pips: largest body-level difference (x pip contrast) around them
@@ -310,7 +312,7 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
         return False
     if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(30) * tol:
         return False
-    return abs(p.ring - q.ring) <= 0.2 * contrast * tol + 4
+    return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
 
 def _dist(p: Pip, q: Pip) -> float:

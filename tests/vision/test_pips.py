@@ -293,3 +293,11 @@ def test_six_with_one_column_lost_is_read_from_the_other():
     assert pairs == [(6, 6)], pairs
     pairs, _extra = match(yolo_labels(image), dice, tol=25)
     assert all(got in (v, None, "missed") for v, got in pairs), pairs
+
+
+@pytest.mark.parametrize(("name", "value"), [("four_4.jpg", 4), ("six_18.jpg", 6)])
+def test_side_face_pips_lit_differently_do_not_join_the_top_face(name, value):
+    """Large pips of a side face sit close to the top face's pips but their body is lit
+    differently: they do not join the top face (a 4 plus two side pips is not a 6)."""
+    pairs = _read_sample(name)
+    assert (value, value) in pairs and all(v == got for v, got in pairs), pairs
