@@ -45,6 +45,7 @@ _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
 _TWO_RING = 0.12
+_MORE_PIPS = 0.03  # splitting a group into faces: each pip counts as this much roundness
 _SAME_LIGHT = 0.14  # pips of one face: largest body-level difference (x pip contrast) ...
 _BIG_PIP = 5.0  # ... for pips this big (smaller pips' rings are noisier: 0.2)
 _OVERLAP = 0.8  # sub-faces of a group whose centres are closer (x the larger's span) overlap
@@ -633,7 +634,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
 
     valid = [(sub, f) for sub, f in valid if clean(sub, f)]
     maximal = [(s, f) for s, f in valid if not any(s < t for t, _g in valid)]
-    maximal.sort(key=lambda sf: (-round(sf[1].roundness, 2), -len(sf[0]), sf[1].cy))
+    maximal.sort(key=lambda sf: (-round(sf[1].roundness + _MORE_PIPS * len(sf[0]), 2), -len(sf[0]), sf[1].cy))
     used: set[int] = set()
     out = []
     for sub, face in maximal:

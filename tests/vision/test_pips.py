@@ -301,3 +301,10 @@ def test_side_face_pips_lit_differently_do_not_join_the_top_face(name, value):
     differently: they do not join the top face (a 4 plus two side pips is not a 6)."""
     pairs = _read_sample(name)
     assert (value, value) in pairs and all(v == got for v, got in pairs), pairs
+
+
+def test_top_four_beside_side_pips_is_kept_whole():
+    """A 4 linked with two side-face pips: of the ways to split the group into faces, the one
+    that keeps the whole 4 wins over a 2 borrowing one of its pips."""
+    pairs = _read_sample("four_15.jpg")
+    assert (4, 4) in pairs and all(v == got for v, got in pairs), pairs
