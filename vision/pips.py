@@ -1043,7 +1043,8 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         half = 0.5 * _face_size(f)
-        if (len(f.pips) <= 2 or not f.ok) and min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy) < half:
+        edge = min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy)
+        if (len(f.pips) <= 2 and edge < half) or (not f.ok and edge < 1.5 * half):
             continue  # a 1 or 2 cut by the image edge cannot be told from a partial face
         if not f.ok and not f.reason.startswith(("top face tilted", "doubtful")):
             # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...
