@@ -99,7 +99,7 @@ _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0
 
 
 def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2), packed: bool = False) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
     """Pips darker than their surroundings (images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
@@ -109,12 +109,12 @@ def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.n
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (g, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f, packed))
+        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
     return pips
 
 
 def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin: float, rmax: float,
-                  f: float, packed: bool = False) -> list[Pip]:
+                  f: float) -> list[Pip]:
     pips: list[Pip] = []
     h, w = g.shape
     mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
@@ -187,7 +187,7 @@ def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin
                 continue
         # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
         # (a 6's packed columns), the spread of the body samples beyond them.
-        lo = 6 if packed and np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
+        lo = 6 if np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
         if ring[12] - ring[lo] > 0.3 * contrast + 6:
             continue
         if a > 4:
@@ -909,6 +909,16 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     return extra / max(own / len(f.pips), 1.0)
 
 
+def _packed_three_without_die(img: _Lab, f: _Face) -> bool:
+    """Three tightly spaced dots in a line (an ellipsis in print) with no die outline around."""
+    if not f.ok or len(f.pips) != 3:
+        return False
+    d = {(i, j): _dist(f.pips[i], f.pips[j]) for i in range(3) for j in range(i + 1, 3)}
+    (i, j), span = max(d.items(), key=lambda kv: kv[1])
+    rb = statistics.median([math.sqrt(p.a * p.b) for p in f.pips])
+    return span < 5.0 * rb and not _two_has_outline(img, f.pips[i], f.pips[j])
+
+
 def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     """A 3 in a line may be one column of a 6 whose other column was not found (small dice,
     packed pips). Beside it, one column-length away, three pip-dark spots with plain body
@@ -947,24 +957,22 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     return None
 
 
-def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
-              packed: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
-    (the caller then reads an enlarged copy). ``packed``: small dice are expected, whose
-    pips crowd each other's surroundings."""
+    (the caller then reads an enlarged copy)."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     inv = 255 - gray
-    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,), packed),
-            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,), packed)}
+    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,)),
+            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,))}
     if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
-    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2), packed))
-            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2), packed)))
+    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2)))
+            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2))))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -991,13 +999,13 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         if not found[1]:
             # Small dice (about 25 px or less): their packed pips touch at this resolution
             # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
-            return _read_at(img, _UPSCALE, packed=True)[0]
+            return _read_at(img, _UPSCALE)[0]
         return _read_at(img, 1.0, (gray, *found))[0]
     # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
     # pips there are tiny (many small dice far away), once more at twice that size.
     out, tiny = _read_at(img, _MAX_SIDE / side)
     if tiny and side > _MAX_SIDE * 1.2:
-        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side), packed=True)
+        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side))
         if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
             out = out2
     return out
@@ -1017,8 +1025,7 @@ def _tiny_pips(pips: list[Pip]) -> bool:
     return float(np.median(ra[paired])) < _TINY_PIP
 
 
-def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
-             packed: bool = False) -> tuple[list[dict], bool]:
+def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
     if found is not None:
         work = img
@@ -1027,10 +1034,12 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray, packed=packed)
-    faces = _faces(gs_by_pol, _Lab(work), pips)
+        pips, gs_by_pol = _all_pips(gray)
+    lab = _Lab(work)
+    faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
+    faces = [f for f in faces if not _packed_three_without_die(lab, f)]
     for k, f in enumerate(faces):
         if f.ok and len(f.pips) == 3:
             f6 = _column_of_six(gs_by_pol, f)

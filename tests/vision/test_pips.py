@@ -308,3 +308,22 @@ def test_top_four_beside_side_pips_is_kept_whole():
     that keeps the whole 4 wins over a 2 borrowing one of its pips."""
     pairs = _read_sample("four_15.jpg")
     assert (4, 4) in pairs and all(v == got for v, got in pairs), pairs
+
+
+def test_packed_sixes_of_medium_dice_are_read():
+    """6s with big pips nearly touching (dice of ~48 px, as in a phone photo of a crowded
+    tray): the ring around a pip is cut by its neighbours, yet each pip is found."""
+    dice = [Die(80 + k * 95, 240, 48, 6, angle=12 * k, colour=c, pip_ratio=0.22)
+            for k, c in enumerate(("white", "black", "blue", "purple", "orange", "red"))]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.1))
+    assert sum(got == 6 for _v, got in pairs) >= 5, pairs
+    assert not any(isinstance(got, int) and got != 6 for _v, got in pairs), pairs
+    assert not extra
+
+
+def test_ellipsis_in_print_is_not_a_three():
+    """Three touching dots in a line on plain paper: no die outline around them."""
+    img = np.full((200, 300, 3), 150, np.uint8)
+    for x in (140, 147, 154):
+        cv2.rectangle(img, (x - 3, 97), (x + 3, 103), (20, 20, 20), -1)
+    assert read_pips(img) == []
