@@ -146,8 +146,6 @@ def test_straight_down_camera_no_shadow():
     assert not extra
 
 
-@pytest.mark.xfail(reason="known weakness: at a steep angle a 6's packed pips merge into bars and the 6 "
-                          "is lost (then a side face can be read instead)", strict=False)
 def test_side_faces_are_not_read_steep_angle():
     """Every die shows a side face with three pips towards the camera; only top faces count."""
     scene = Scene(dice=[Die(130 + v * 75, 240, 55, v, angle=0, colour="ivory") for v in range(1, 7)], tilt=0.45)
