@@ -16,8 +16,15 @@ The pipeline is classical and runs in a few milliseconds on one core:
    spacing that fits the pip size. Faces that look like dice but do not fit are reported
    with ``value: None`` and a reason instead of a guess.
 4. **Top face.** A die seen at an angle also shows pips on its side faces; those faces are
-   more foreshortened than the top face and sit next to it, so of two neighbouring faces the
-   one with the rounder pips is kept as the top face.
+   more foreshortened than the top face, lit differently and sit next to it, so of two
+   neighbouring faces the one with the rounder (or clearly crisper) pips is kept as the top
+   face. Pips of one face share one evenly lit body: their body levels match closely.
+5. **Doubt.** A wrong value is worse than none: overlapping sub-faces (a 6 with a lost pip) and
+   pip-dark marks on a face that its pattern does not explain give ``value: None`` with a
+   reason starting "doubtful"; a 3 in a line with a matching column beside it is a 6.
+
+Small dice (tiny pips at the finest scale, dice of about 25 px or less) are read on a copy
+enlarged 1.5 times: their packed pips separate and the pip tests work above the pixel grid.
 """
 
 from __future__ import annotations
