@@ -964,11 +964,13 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     return None
 
 
-def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
+              coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
-    (the caller then reads an enlarged copy)."""
+    (the caller then reads an enlarged copy). Without ``coarse`` the largest pips (half-size
+    copy) are not sought: an enlarged copy of small dice has none."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     inv = 255 - gray
@@ -978,8 +980,9 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False) -> tuple[list[Pip], 
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
-    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, (1, 2)))
-            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, (1, 2))))
+    rest = (1, 2) if coarse else (1,)
+    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, rest))
+            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, rest)))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -1041,7 +1044,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray)
+        pips, gs_by_pol = _all_pips(gray, coarse=scale <= 1.0)
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces)
