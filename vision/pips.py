@@ -97,8 +97,8 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
     ex, ey = (k * a) * cos_t, (k * b) * sin_t
     xs = (x + ex * ca - ey * sa + 0.5).astype(np.intp)
     ys = (y + ex * sa + ey * ca + 0.5).astype(np.intp)
-    np.clip(xs, 0, img.shape[1] - 1, out=xs)
-    np.clip(ys, 0, img.shape[0] - 1, out=ys)
+    np.minimum(np.maximum(xs, 0, out=xs), img.shape[1] - 1, out=xs)
+    np.minimum(np.maximum(ys, 0, out=ys), img.shape[0] - 1, out=ys)
     return img[ys, xs].astype(np.float32)
 
 
@@ -241,19 +241,25 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
 def _dedupe(pips: list[Pip]) -> list[Pip]:
     """The same pip is often found at two block sizes: keep the more complete (larger) one,
     unless the larger is several touching pips seen as one blob."""
+    if not pips:
+        return []
     pips.sort(key=lambda p: -p.a)
-    kept: list[Pip] = []
-    for p in pips:
-        if any((p.x - q.x) ** 2 + (p.y - q.y) ** 2 < (0.8 * q.a) ** 2 and q.a < 1.7 * p.a for q in kept):
-            continue
-        kept.append(p)
+    xs = np.array([p.x for p in pips])
+    ys = np.array([p.y for p in pips])
+    aa = np.array([p.a for p in pips])
+    d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
+    # dup[i, j]: pip i (smaller or equal, later) repeats the kept pip j
+    dup = (d2 < (0.8 * aa[None, :]) ** 2) & (aa[None, :] < 1.7 * aa[:, None])
+    keep = np.zeros(len(pips), bool)
+    for i in range(len(pips)):
+        if not (dup[i, :i] & keep[:i]).any():
+            keep[i] = True
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
-    out = []
-    for q in kept:
-        inside = sum(1 for p in kept if p.a * 1.7 <= q.a and (p.x - q.x) ** 2 + (p.y - q.y) ** 2 < q.a ** 2)
-        if inside < 2:
-            out.append(q)
-    return out
+    k = np.nonzero(keep)[0]
+    dk = d2[np.ix_(k, k)]
+    ak = aa[k]
+    inside = ((ak[None, :] * 1.7 <= ak[:, None]) & (dk < ak[:, None] ** 2)).sum(axis=1)
+    return [pips[i] for i, n in zip(k, inside, strict=True) if n < 2]
 
 
 class _UF:
