@@ -922,6 +922,22 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     return extra / max(own / len(f.pips), 1.0)
 
 
+def _has_face_mate(gs_by_pol: dict[int, np.ndarray], p: Pip, pips: list[Pip]) -> bool:
+    """Is there a twin of this pip (same size, same body level) at a face's pip spacing with
+    plain body between them? Then it is not a lone 1 (a pip of a 3 or 5 that lost its links)."""
+    for q in pips:
+        if q is p or q.polarity != p.polarity:
+            continue
+        d = _dist(p, q)
+        if not 2.5 * p.a < d < 5.5 * p.a or max(p.a, q.a) / min(p.a, q.a) > 1.25:
+            continue
+        if abs(p.ring - q.ring) > max(4.0, _TWIN_BODY * p.contrast) or abs(p.contrast - q.contrast) > 0.25 * p.contrast:
+            continue
+        if abs(p.roundness - q.roundness) < 0.12 and _line_on_body(gs_by_pol[p.polarity], p, q):
+            return True
+    return False
+
+
 def _packed_three_without_die(img: _Lab, f: _Face) -> bool:
     """Three tightly spaced dots in a line (an ellipsis in print) with no die outline around."""
     if not f.ok or len(f.pips) != 3:
@@ -1056,6 +1072,10 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
     faces = _pick_top_faces(faces)
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
+    for f in faces:
+        if f.ok and len(f.pips) == 1 and _has_face_mate(gs_by_pol, f.pips[0], pips):
+            f.ok = False
+            f.reason = "doubtful: a lone pip with a twin pip on the same face"
     for k, f in enumerate(faces):
         if f.ok and len(f.pips) == 3:
             f6 = _column_of_six(gs_by_pol, f)
