@@ -118,8 +118,9 @@ def find_images(folder: Path) -> list[Path]:
                   and p.with_suffix(".txt").exists())
 
 
-def score(labels: list, dice: list[dict]) -> dict:
-    """Greedy position matching; returns counts for one image."""
+def match(labels: list, dice: list[dict]) -> dict[int, int]:
+    """Greedy position matching: label index -> reading index, nearest pairs first, each reading
+    within ``max(w, h) * 0.75 + 6`` px of the label centre."""
     pairs = []
     for i, (lx, ly, lw, lh, _v) in enumerate(labels):
         tol = max(lw, lh) * 0.75 + 6
@@ -128,20 +129,26 @@ def score(labels: list, dice: list[dict]) -> dict:
             if dist <= tol:
                 pairs.append((dist, i, j))
     pairs.sort()
-    used_l, used_d, match = set(), set(), {}
+    used_l, used_d, matched = set(), set(), {}
     for _dist, i, j in pairs:
         if i in used_l or j in used_d:
             continue
         used_l.add(i)
         used_d.add(j)
-        match[i] = j
+        matched[i] = j
+    return matched
+
+
+def score(labels: list, dice: list[dict]) -> dict:
+    """Counts for one image (see :func:`match`)."""
+    matched = match(labels, dice)
     res = {"labels": len(labels), "correct": 0, "wrong": 0, "abstain": 0, "missed": 0,
-           "false": len(dice) - len(used_d)}
+           "false": len(dice) - len(matched)}
     for i, lab in enumerate(labels):
-        if i not in match:
+        if i not in matched:
             res["missed"] += 1
             continue
-        v = dice[match[i]].get("value")
+        v = dice[matched[i]].get("value")
         if v is None:
             res["abstain"] += 1
         elif v == lab[4]:

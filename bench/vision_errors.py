@@ -11,7 +11,6 @@ Scoring is the same as bench/vision.py.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -21,27 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.vision import DEFAULT, find_images, load_labels  # noqa: E402
+from bench.vision import DEFAULT, find_images, load_labels, match  # noqa: E402
 from vision.pips import read_pips  # noqa: E402
-
-
-def match(labels: list, dice: list[dict]) -> dict[int, int]:
-    pairs = []
-    for i, (lx, ly, lw, lh, _v) in enumerate(labels):
-        tol = max(lw, lh) * 0.75 + 6
-        for j, d in enumerate(dice):
-            dist = math.hypot(d["x"] - lx, d["y"] - ly)
-            if dist <= tol:
-                pairs.append((dist, i, j))
-    pairs.sort()
-    used_l, used_d, m = set(), set(), {}
-    for _d, i, j in pairs:
-        if i in used_l or j in used_d:
-            continue
-        used_l.add(i)
-        used_d.add(j)
-        m[i] = j
-    return m
 
 
 def crop(img, labels, dice, x: float, y: float, half: int = 45, zoom: int = 4):
