@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from werkzeug.exceptions import HTTPException
 
 from companion import games as games_mod
-from companion.games import Actor, BadAction, NotAllowed, RuleError
+from companion.games import BadAction, NotAllowed, RuleError
 from companion.i18n import normalise_lang
 from companion.table import Table
 from web.errors import error_response, rule_error_response
@@ -185,9 +185,6 @@ def stream(game_id: str):
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(events(), mimetype="text/event-stream", headers=headers)
 
-
-def device_actor() -> Actor:
-    return Actor("device")
 
 
 @bp.get("/i18n")
