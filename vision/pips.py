@@ -105,26 +105,46 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
 _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
 
 
-def _find_pips(full: tuple[np.ndarray, np.ndarray], half: tuple[np.ndarray, np.ndarray],
+class _Masks:
+    """Pip masks of one grey image at one block size, for both polarities: pixels at least _C
+    grey levels darker (+1) or lighter (-1) than their block's mean. The same masks as
+    ``cv2.adaptiveThreshold(..., ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY_INV, block, _C)`` of the
+    image and of its negative, but the box mean is computed once for both."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        self.gray = gray
+        self._by_block: dict[int, dict[int, np.ndarray]] = {}
+
+    def __call__(self, block: int) -> dict[int, np.ndarray]:
+        m = self._by_block.get(block)
+        if m is None:
+            g = self.gray
+            mean = cv2.boxFilter(g, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
+            m = self._by_block[block] = {
+                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 255, cv2.THRESH_BINARY)[1],
+                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 255, cv2.THRESH_BINARY)[1]}
+        return m
+
+
+def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
                polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
-    """Pips darker than their surroundings (images already flipped for polarity), not deduped.
+    """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
-    (four times fewer pixels, same pips). Each image pair is (raw grey, lightly blurred grey).
+    (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
     """
     pips: list[Pip] = []
     for k in scales:
         block, rmin, rmax = _SCALES[k]
-        (g, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(g, gs, polarity, block, rmin / f, rmax / f, f))
+        (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
+        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f))
     return pips
 
 
-def _find_pips_at(g: np.ndarray, gs: np.ndarray, polarity: int, block: int, rmin: float, rmax: float,
+def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
                   f: float) -> list[Pip]:
     pips: list[Pip] = []
-    h, w = g.shape
-    mask = cv2.adaptiveThreshold(g, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
+    h, w = mask.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return pips
@@ -995,16 +1015,17 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
     copy) are not sought: an enlarged copy of small dice has none."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
-    inv = 255 - gray
-    fine = {+1: _find_pips((gray, gs_dark), (gray, gs_dark), +1, (0,)),
-            -1: _find_pips((inv, gs_light), (inv, gs_light), -1, (0,))}
+    full = _Masks(gray)
+    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,)),
+            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,))}
     if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
-    pips = (_dedupe(fine[+1] + _find_pips((gray, gs_dark), (half, half_s), +1, rest))
-            + _dedupe(fine[-1] + _find_pips((inv, gs_light), (255 - half, 255 - half_s), -1, rest)))
+    half_m = _Masks(half)
+    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest))
+            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest)))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
