@@ -159,30 +159,13 @@ def score(labels: list, dice: list[dict]) -> dict:
 
 
 def evaluate(reader, images: list[Path], repeat: int = 1, errors: bool = False) -> dict:
-    tot = {"labels": 0, "correct": 0, "wrong": 0, "abstain": 0, "missed": 0, "false": 0}
-    times, cpu = [], []
+    """Scores ``reader`` on labelled photos (see :func:`evaluate_frames`)."""
+    frames, names = [], []
     for path in images:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        best = best_cpu = math.inf
-        for _ in range(repeat):
-            t0, c0 = time.perf_counter(), time.thread_time()
-            dice = reader(img)
-            best = min(best, (time.perf_counter() - t0) * 1000)
-            best_cpu = min(best_cpu, (time.thread_time() - c0) * 1000)
-        times.append(best)
-        cpu.append(best_cpu)
-        res = score(load_labels(path, img.shape), dice)
-        for k in tot:
-            tot[k] += res[k]
-        if errors and (res["wrong"] or res["abstain"] or res["missed"] or res["false"]):
-            print(f"  {path}: {res}", file=sys.stderr)
-    denom = tot["labels"] + tot["false"]
-    tot["accuracy"] = tot["correct"] / denom if denom else float("nan")
-    tot["median_ms"] = statistics.median(times) if times else float("nan")
-    tot["p95_ms"] = float(np.percentile(times, 95)) if times else float("nan")
-    tot["cpu_median_ms"] = statistics.median(cpu) if cpu else float("nan")
-    tot["images"] = len(images)
-    return tot
+        frames.append((img, load_labels(path, img.shape)))
+        names.append(path)
+    return evaluate_frames(reader, frames, repeat, names if errors else None)
 
 
 def fmt(name: str, r: dict) -> str:
@@ -227,10 +210,12 @@ def bench_synthetic(n: int, repeat: int) -> None:
             print("  " + fmt(rname, evaluate_frames(reader, frames, repeat)))
 
 
-def evaluate_frames(reader, frames: list, repeat: int = 1) -> dict:
+def evaluate_frames(reader, frames: list, repeat: int = 1, names: list | None = None) -> dict:
+    """Accuracy and time of ``reader`` over ``(image, labels)`` pairs; each image is timed
+    ``repeat`` times and the best kept. With ``names``, images with mistakes go to stderr."""
     tot = {"labels": 0, "correct": 0, "wrong": 0, "abstain": 0, "missed": 0, "false": 0}
     times, cpu = [], []
-    for img, labels in frames:
+    for n, (img, labels) in enumerate(frames):
         best = best_cpu = math.inf
         for _ in range(repeat):
             t0, c0 = time.perf_counter(), time.thread_time()
@@ -242,11 +227,14 @@ def evaluate_frames(reader, frames: list, repeat: int = 1) -> dict:
         res = score(labels, dice)
         for k in tot:
             tot[k] += res[k]
+        if names and (res["wrong"] or res["abstain"] or res["missed"] or res["false"]):
+            print(f"  {names[n]}: {res}", file=sys.stderr)
     denom = tot["labels"] + tot["false"]
     tot["accuracy"] = tot["correct"] / denom if denom else float("nan")
-    tot["median_ms"] = statistics.median(times)
-    tot["p95_ms"] = float(np.percentile(times, 95))
-    tot["cpu_median_ms"] = statistics.median(cpu)
+    tot["median_ms"] = statistics.median(times) if times else float("nan")
+    tot["p95_ms"] = float(np.percentile(times, 95)) if times else float("nan")
+    tot["cpu_median_ms"] = statistics.median(cpu) if cpu else float("nan")
+    tot["images"] = len(frames)
     return tot
 
 
