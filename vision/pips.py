@@ -61,6 +61,7 @@ _DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neigh
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
+_PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -620,8 +621,26 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     return _two_is_plain(gs_by_pol[p.polarity], p, q)
 
 
+def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
+    """Mean Lab colour of the pip's inner part (the pip's paint, little of the body)."""
+    k = max(1, int(round(0.4 * p.b)))
+    x, y = int(round(p.x)), int(round(p.y))
+    h, w = img.shape[:2]
+    return img.crop(max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1)).reshape(
+        -1, img.crop(0, 1, 0, 1).shape[-1]).astype(np.float32).mean(axis=0)
+
+
+def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
+    """The pips of one die are painted alike: their hue (Lab a, b) matches closely."""
+    cp, cq = _pip_colour(img, p), _pip_colour(img, q)
+    if cp.shape[0] < 3:
+        return True
+    return float(np.hypot(cp[1] - cq[1], cp[2] - cq[2])) <= tol
+
+
 def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool:
-    return _plausible_two(gs_by_pol, p, q) and _two_has_outline(img, p, q)
+    return (_plausible_two(gs_by_pol, p, q) and _same_paint(img, p, q)
+            and _two_has_outline(img, p, q))
 
 
 def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
