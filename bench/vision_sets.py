@@ -39,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion import dicesets  # noqa: E402
 from vision import render  # noqa: E402
 
+cv2.setNumThreads(1)  # one core, as on a busy Pi
+
 SYNTH = {
     "castle-dice": (render.CASTLE_DICE, "castle"),
     "augustus-tokens": (render.AUGUSTUS_TOKENS, "castle"),

@@ -1,8 +1,13 @@
 """``companion teach``: guided calibration of a custom dice or token set.
 
 The companion asks for each face in turn ("show a WOOD die with the COW face up under the camera,
-then press Enter"), captures a frame, crops the die, shows where it saved the crop, lets you redo
-a face, and finally writes a set folder that ``companion read --dice-set DIR`` uses at once.
+then press the button"), captures a frame, crops the die, shows where it saved the crop, lets you
+redo a face, and finally writes a set folder that ``companion read --dice-set DIR`` uses at once.
+
+It listens to the keyboard and to the table's draw/read button at once (the same pins as
+``companion serve``, from the config or ``--pins``), whichever comes first: a press of the button
+or Enter captures, holding the button (or the undo button) redoes the last face. Off a Raspberry
+Pi the buttons are gpiozero's mock pins, so only the keyboard counts there.
 
 Without a camera, ``--from-images DIR`` teaches from still photos: either a set-like folder
 (``DIR/<type>/<face>/*.png`` or ``DIR/examples/<type>/<face>/*.png``) or a flat folder whose
@@ -11,13 +16,17 @@ pictures are taken in name order, one per capture.
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 from pathlib import Path
 
 import click
 import cv2
 
+from companion import config as config_mod
 from companion.dicesets import IMAGE_EXT, SetError, TeachSession, template_steps
+from companion.i18n import t
 
 
 class _StillCamera:
@@ -58,21 +67,93 @@ def _open_camera(spec: str):
         raise click.ClickException(f"cannot open the camera '{spec}': {err}") from None
 
 
-PROMPT = {
-    "en": "Show a {type} die with the {face} face up under the camera, then press Enter",
-    "el": "Δείξτε ένα ζάρι {type} με την πλευρά {face} προς τα πάνω κάτω από την κάμερα και πατήστε Enter",
-}
-PROMPT_TOKEN = {
-    "en": "Put a {face} token under the camera, then press Enter",
-    "el": "Βάλτε ένα πιόνι {face} κάτω από την κάμερα και πατήστε Enter",
-}
-
-
 def _label(meta: dict, what: str, ident: str, lang: str) -> str:
     lab = (meta.get(what) or {}).get(ident, {}).get("label", {})
     if isinstance(lab, str):
         return lab
     return lab.get(lang) or lab.get("en") or ident
+
+
+class _Commands:
+    """What the player asks for next, from the keyboard or the table's buttons, first come first served.
+
+    A line typed on the keyboard is its own command ("" = capture, "r", "f", "s", "q"). A press of the
+    draw/read button is "" (capture); holding it, or holding the undo button, is "f" (redo the last
+    face). When the keyboard input ends, the command keeps listening to the buttons if they are real
+    ones, and otherwise stops ("q").
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.panel = None
+        self.buttons_live = False
+        self._said_eof = False
+
+    def listen_keyboard(self, stream) -> None:
+        def run() -> None:
+            try:
+                for line in iter(stream.readline, ""):
+                    self._queue.put(("key", line.strip().lower()))
+            except (ValueError, OSError):  # the stream was closed under us
+                pass
+            self._queue.put(("eof", ""))
+
+        threading.Thread(target=run, name="teach-keyboard", daemon=True).start()
+
+    def listen_buttons(self, pins: str, data_dir: Path | None) -> str:
+        """Claims the draw/read and undo buttons (and the LED, buzzer) of the config; returns a line
+        saying what the buttons do here."""
+        try:
+            from gpiozero.pins.mock import MockFactory
+
+            from hardware.buttons import ButtonPanel, make_pin_factory
+        except ImportError:
+            return "No GPIO support here: press Enter to capture."
+        bcfg = config_mod.load(data_dir or config_mod.default_data_dir()).get("buttons", {})
+        wanted = {role: int(bcfg.get(role) or 0) for role in ("draw", "undo")}
+        if not wanted["draw"]:
+            return "No draw/read button in the config ([buttons] draw = 0): press Enter to capture."
+        try:
+            factory = make_pin_factory(pins)
+            self.panel = ButtonPanel(
+                wanted, hold_seconds=float(bcfg.get("hold_seconds", 2.0)), bounce_ms=int(bcfg.get("bounce_ms", 20)),
+                led_pin=int(bcfg.get("led") or 0) or None, buzzer_pin=int(bcfg.get("buzzer") or 0) or None,
+                pin_factory=factory)
+        except Exception as err:  # noqa: BLE001 - pins held by `companion serve`, no GPIO access, ...
+            self.panel = None
+            return (f"The buttons cannot be used ({err}); is `companion serve` running? "
+                    "Press Enter to capture.")
+        self.panel.on("draw", "press", lambda: self._queue.put(("button", "")))
+        self.panel.on("draw", "hold", lambda: self._queue.put(("button", "f")))
+        self.panel.on("undo", "hold", lambda: self._queue.put(("button", "f")))
+        mock = isinstance(self.panel.factory, MockFactory)
+        self.buttons_live = not (mock and pins == "auto")
+        if not self.buttons_live:
+            return "No GPIO on this machine (mock pins): press Enter to capture."
+        secs = self.panel.hold_seconds
+        return (f"Button on GPIO {wanted['draw']}: press = capture, hold {secs:g} s = redo the last face"
+                " (Enter works too).")
+
+    def next(self) -> str:
+        while True:
+            source, cmd = self._queue.get()
+            if source != "eof":
+                return cmd
+            if not self.buttons_live:
+                return "q"
+            if not self._said_eof:
+                self._said_eof = True
+                click.echo("  (no more keyboard input: waiting for the button)")
+
+    def feedback(self) -> None:
+        if self.panel is not None:
+            self.panel.blink(1)
+            self.panel.beep(1)
+
+    def close(self) -> None:
+        if self.panel is not None:
+            self.panel.close()
+            self.panel = None
 
 
 @click.command()
@@ -89,8 +170,13 @@ def _label(meta: dict, what: str, ident: str, lang: str) -> str:
               default=None, help="Teach from still photos in this folder instead of the camera.")
 @click.option("--name", default=None, help="Set name (default: the folder name).")
 @click.option("--lang", type=click.Choice(["el", "en"]), default="en", show_default=True)
+@click.option("--pins", default="auto", type=click.Choice(["auto", "mock", "lgpio", "default", "none"]),
+              help="GPIO pin factory for the draw/read button, as for `companion serve`; none = keyboard only.")
+@click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="The companion's data folder, whose config.toml names the button pins (default: the user's).")
 @click.option("--yes", "-y", is_flag=True, help="Do not wait for Enter: capture at once (scripts, tests).")
-def teach(out: Path, like, faces, kind, per_face, camera_spec, from_images, name, lang, yes) -> None:
+def teach(out: Path, like, faces, kind, per_face, camera_spec, from_images, name, lang, pins, data_dir,
+          yes) -> None:
     """Teach a custom dice or token set into the folder OUT, face by face."""
     if like is None and not faces:
         like = "augustus-tokens" if kind == "tokens" else "castle-dice"
@@ -103,43 +189,18 @@ def teach(out: Path, like, faces, kind, per_face, camera_spec, from_images, name
     camera = _StillCamera(from_images) if from_images else _open_camera(camera_spec)
     session = TeachSession(out, steps, meta, kind)
     click.echo(f"Teaching {len(steps)} face(s), {per_face} picture(s) each, into {out}")
-    click.echo("At each prompt: Enter = capture, r = redo the last picture, s = skip this face, q = stop.")
-    for typ, face in steps:
-        if isinstance(camera, _StillCamera):
-            camera.current = (typ, face)
-            if not camera.has(typ, face):
-                click.echo(f"  {typ}/{face}: no pictures in {from_images}; skipped")
-                continue
-        tl, fl = _label(meta, "types", typ, lang), _label(meta, "faces", face, lang)
-        text = (PROMPT_TOKEN if kind == "tokens" else PROMPT)[lang].format(type=tl.upper(), face=fl.upper())
-        session.clear(typ, face)
-        while len(session.captures(typ, face)) < per_face:
-            n = len(session.captures(typ, face)) + 1
-            answer = "" if yes else click.prompt(f"[{typ}/{face} {n}/{per_face}] {text}", default="",
-                                                 show_default=False)
-            answer = answer.strip().lower()
-            if answer == "q":
-                break
-            if answer == "s":
-                break
-            if answer == "r":
-                gone = session.redo(typ, face)
-                click.echo(f"  removed {gone}" if gone else "  nothing to redo for this face yet")
-                continue
-            frame = camera.read()
-            if frame is None:
-                if isinstance(camera, _StillCamera):
-                    click.echo(f"  {typ}/{face}: no more pictures ({n - 1} taken)")
-                    break
-                click.echo("  the camera gave no picture; try again")
-                continue
-            path, found = session.add(typ, face, frame)
-            h, w = cv2.imread(str(path)).shape[:2]
-            note = "" if found else "  (no die found: kept the whole picture; press r to redo)"
-            click.echo(f"  captured {w}x{h} px -> {path}{note}")
-        if answer == "q":
-            click.echo("Stopped.")
-            break
+    commands = _Commands()
+    try:
+        if not yes:
+            click.echo("At each prompt: Enter = capture, r = redo the last picture, f = redo the last face, "
+                       "s = skip this face, q = stop.")
+            if pins != "none":
+                click.echo(commands.listen_buttons(pins, data_dir))
+            commands.listen_keyboard(sys.stdin)
+        _teach_faces(session, steps, camera, commands, meta=meta, kind=kind, per_face=per_face, lang=lang,
+                     from_images=from_images, yes=yes)
+    finally:
+        commands.close()
     taught = [s for s in session.status() if s["captured"]]
     if not taught:
         raise click.ClickException("nothing was captured, so no set was saved")
@@ -152,6 +213,65 @@ def teach(out: Path, like, faces, kind, per_face, camera_spec, from_images, name
         click.echo(f"warning: {w}", err=True)
     click.echo(f"Saved the set '{reader.name}' ({len(taught)} faces, learned in {reader.learn_seconds:.1f} s).")
     click.echo(f"Use it with: companion read --dice-set {out} PHOTO.jpg")
+
+
+def _teach_faces(session: TeachSession, steps: list[tuple[str, str]], camera, commands: _Commands, *,
+                 meta: dict, kind: str, per_face: int, lang: str, from_images: Path | None, yes: bool) -> None:
+    """Asks for each face in turn until it has ``per_face`` pictures; "f" (or holding the button)
+    throws away the pictures of the face being taught, or of the last face taught when this one has
+    none yet, and asks for it again."""
+    key = "teach.prompt." + ("tokens" if kind == "tokens" else "dice")
+    if commands.buttons_live:
+        key += "_button"
+    i = 0
+    while i < len(steps):
+        typ, face = steps[i]
+        if isinstance(camera, _StillCamera):
+            camera.current = (typ, face)
+            if not camera.has(typ, face):
+                click.echo(f"  {typ}/{face}: no pictures in {from_images}; skipped")
+                i += 1
+                continue
+        tl, fl = _label(meta, "types", typ, lang), _label(meta, "faces", face, lang)
+        text = t(lang, key, type=tl.upper(), face=fl.upper())
+        session.clear(typ, face)
+        answer, back_to = "", None
+        while len(session.captures(typ, face)) < per_face:
+            n = len(session.captures(typ, face)) + 1
+            if not yes:
+                click.echo(f"[{typ}/{face} {n}/{per_face}] {text}")
+                answer = commands.next()
+            if answer in ("q", "s"):
+                break
+            if answer == "r":
+                gone = session.redo(typ, face)
+                click.echo(f"  removed {gone}" if gone else "  nothing to redo for this face yet")
+                continue
+            if answer == "f":
+                earlier = [j for j in range(i) if session.captures(*steps[j])]
+                if session.captures(typ, face) or not earlier:
+                    session.clear(typ, face)
+                    click.echo(f"  redo {typ}/{face}: its pictures are thrown away")
+                    continue
+                back_to = earlier[-1]
+                click.echo(f"  redo {'/'.join(steps[back_to])}: its pictures are thrown away")
+                break
+            frame = camera.read()
+            if frame is None:
+                if isinstance(camera, _StillCamera):
+                    click.echo(f"  {typ}/{face}: no more pictures ({n - 1} taken)")
+                    break
+                click.echo("  the camera gave no picture; try again")
+                continue
+            path, found = session.add(typ, face, frame)
+            commands.feedback()
+            h, w = cv2.imread(str(path)).shape[:2]
+            note = "" if found else "  (no die found: kept the whole picture; redo it with r or a hold)"
+            click.echo(f"  captured {w}x{h} px -> {path}{note}")
+        if answer == "q":
+            click.echo("Stopped.")
+            return
+        i = back_to if back_to is not None else i + 1
 
 
 if __name__ == "__main__":  # pragma: no cover

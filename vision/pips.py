@@ -62,6 +62,7 @@ _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii a
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
+_LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -855,10 +856,10 @@ def _face_size(f: _Face) -> float:
     return 7.5 * f.r
 
 
-def _pick_top_faces(faces: list[_Face]) -> list[_Face]:
+def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
     faces = _pick_top_1s(faces)
-    return _pick_top_faces_by_shape(faces)
+    return _pick_top_faces_by_shape(faces, height)
 
 
 def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
@@ -886,10 +887,28 @@ def _face_contrast(f: _Face) -> float:
     return float(statistics.median([p.contrast for p in f.pips]))
 
 
-def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
+def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
+    """Is ``top`` (the flatter face) the top face after all, seen by a low camera?
+
+    The side faces a camera sees turn towards the point of the table right below it (the
+    image centre for a camera looking straight down, below the picture for one looking across
+    the table). So in the upper half of an upright picture a side face is never *above* the
+    top face: when a face squeezed top-to-bottom (pips wide and flat, as the table plane is
+    seen from a low camera) sits right above a slightly rounder face, the rounder one is the
+    side. (A much flatter face above is a side face seen from a camera not quite overhead.)"""
+    d = math.hypot(side.cx - top.cx, side.cy - top.cy)
+    if not top.ok or side.cy - top.cy < 0.7 * d or max(top.cy, side.cy) > 0.5 * height:
+        return False
+    if not 0.0 <= side.roundness - top.roundness < _LOW_VIEW:
+        return False
+    return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
+
+
+def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
     less obliquely); when both are equally round, the top face is the one further from the
-    camera, i.e. higher in the image (side faces turn towards the camera)."""
+    camera, i.e. higher in the image (side faces turn towards the camera). A low camera sees
+    the top face squeezed flat above the side face (``_seen_from_low``)."""
     keep = [True] * len(faces)
     order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
     for i in order:
@@ -912,6 +931,9 @@ def _pick_top_faces_by_shape(faces: list[_Face]) -> list[_Face]:
             if _face_contrast(t) > _DIM_SIDE * _face_contrast(o):
                 keep[j] = False
                 continue
+            if _seen_from_low(o, t, height):
+                keep[i] = False
+                break
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and o.cy - t.cy > 0.3 * d):
                 keep[j] = False
@@ -1131,7 +1153,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         pips, gs_by_pol = _all_pips(gray)
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
-    faces = _pick_top_faces(faces)
+    faces = _pick_top_faces(faces, work.shape[0])
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
     for f in faces:
