@@ -207,12 +207,49 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
         c = (c - float((c * m).sum() / m.sum())) * m
         n = float(np.linalg.norm(c))
         parts.append(wgt * c.ravel() / (n + 1e-6))
+    if HOG_W > 0:
+        parts.append(HOG_W * _orient_hist(gx, gy, gm, shape))
     if BLOB_W > 0:
         c = cv2.resize(cv2.GaussianBlur(np.abs(hp), (0, 0), 3.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
         c = (c - float((c * m).sum() / m.sum())) * m
         parts.append(BLOB_W * c.ravel() / (float(np.linalg.norm(c)) + 1e-6))
     v = np.concatenate(parts)
     return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
+
+
+HOG_W = 1.0
+HOG_BINS = 8
+HOG_CELLS = 6
+_PMASKS: dict[str, np.ndarray] = {}
+
+
+def _orient_hist(gx: np.ndarray, gy: np.ndarray, gm: np.ndarray, shape: str) -> np.ndarray:
+    """Unit vector: unsigned gradient orientations pooled in cells, each cell normalised.
+
+    Edge orientations of a symbol stay where they are whatever the light does to their strength
+    (an embossed edge along the light dims, a printed one flips polarity), so this part of the
+    descriptor is steadier than the gradient magnitudes under other lighting."""
+    m = _PMASKS.get(shape)
+    if m is None:
+        yy, xx = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32) + 0.5
+        r = np.hypot(xx - PATCH / 2, yy - PATCH / 2) / PATCH
+        m = _PMASKS[shape] = (r < (0.40 if shape == "round" else 0.44)).astype(np.float32)
+    w = gm * m
+    ang = (np.arctan2(gy, gx) % math.pi) * (HOG_BINS / math.pi)
+    b0 = np.floor(ang).astype(np.int32) % HOG_BINS
+    fr = (ang - np.floor(ang)).astype(np.float32)
+    b1 = (b0 + 1) % HOG_BINS
+    lo, hi = PATCH // 16, PATCH - PATCH // 16
+    C = HOG_CELLS
+    hist = np.zeros((C, C, HOG_BINS), np.float32)
+    for k in range(HOG_BINS):
+        chan = w * ((b0 == k) * (1 - fr) + (b1 == k) * fr)
+        hist[..., k] = cv2.resize(chan[lo:hi, lo:hi], (C, C), interpolation=cv2.INTER_AREA)
+    floor = 0.2 * float(hist.sum(axis=2).mean()) + 1e-6
+    hist = hist / (np.linalg.norm(hist, axis=2, keepdims=True) + floor)
+    v = np.sqrt(hist).ravel()
+    v = v - v.mean()
+    return v / (float(np.linalg.norm(v)) + 1e-6)
 
 
 def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:

@@ -940,6 +940,16 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     return [f for f, k in zip(faces, keep, strict=True) if k]
 
 
+def _smear(f: _Face) -> float:
+    """A die moving in the exposure smears all its pips the same way (one long axis, clearly
+    elongated): their long axis then overstates the face; returns the factor that undoes it."""
+    if len(f.pips) < 2 or f.roundness >= 0.65:
+        return 1.0
+    if max(_angle_diff(p.theta, f.pips[0].theta) for p in f.pips) > math.radians(15):
+        return 1.0
+    return math.sqrt(f.roundness)
+
+
 def _flag_cocked(faces: list[_Face]) -> None:
     """A cocked die (leaning on another die or the tray wall) shows its top face tilted: its
     pips are much more foreshortened than those of the dice lying flat around it."""
@@ -1171,7 +1181,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
     out = []
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
-        half = 0.5 * _face_size(f)
+        half = 0.5 * _face_size(f) * _smear(f)
         edge = min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy)
         if (len(f.pips) <= 2 and edge < half) or (not f.ok and edge < 1.5 * half):
             continue  # a 1 or 2 cut by the image edge cannot be told from a partial face

@@ -8,20 +8,35 @@
 (function () {
   "use strict";
 
-  const T = {
-    show: { el: "Δείτε τον δίσκο", en: "Show the tray" },
-    hide: { el: "Απόκρυψη δίσκου", en: "Hide the tray" },
-    reading: { el: "Τελευταία ανάγνωση", en: "Last reading" },
-    offline: { el: "Χωρίς σύνδεση με τον βοηθό", en: "No connection to the companion" },
-    demo: { el: "(κάμερα επίδειξης)", en: "(demo camera)" },
-    unsure: { el: "?", en: "?" },
-  };
+  // The texts come from the shared el/en catalogue (companion/messages.toml), the same /api/i18n the
+  // page shell reads; it is fetched once per page and shared by the teach, camera and settings scripts.
+  const I18N = window.TabletopI18n || (window.TabletopI18n = (function () {
+    let cat = null, pending = null;
+    function load() {
+      if (cat) return Promise.resolve(cat);
+      if (!pending) {
+        pending = fetch("/api/i18n")
+          .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
+          .then((c) => { cat = c; return c; })
+          .catch(() => { pending = null; return null; });  // tried again on the next load()
+      }
+      return pending;
+    }
+    function t(lang, key, params) {
+      const c = cat || {};
+      let text = (c[lang] && c[lang][key]) || (c.en && c.en[key]) || key;
+      for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
+      return text;
+    }
+    return { load, t };
+  })());
+  const NS = "ui.camera.";
 
   function mount(root, opts) {
     opts = opts || {};
     let lang = opts.lang || "en";
     const every = opts.every || 2000;
-    const t = (k) => T[k][lang] || T[k].en;
+    const t = (k) => I18N.t(lang, NS + k);
     let timer = null, last = null, showing = false;
 
     const badge = document.createElement("span");
@@ -69,6 +84,7 @@
     }
 
     async function poll() {
+      await I18N.load();
       try {
         const res = await fetch("/api/camera", { cache: "no-store" });
         last = await res.json();

@@ -7,47 +7,29 @@
 (function () {
   "use strict";
 
-  const T = {
-    title: { el: "Ρυθμίσεις", en: "Settings" },
-    loading: { el: "Φόρτωση…", en: "Loading…" },
-    need_host: { el: "Μόνο ο οικοδεσπότης αλλάζει τις ρυθμίσεις. Ανοίξτε αυτή τη σελίδα από το κινητό που ξεκίνησε το παιχνίδι.",
-                 en: "Only the host can change the settings. Open this page on the phone that started the game." },
-    general: { el: "Γενικά", en: "General" },
-    lang: { el: "Γλώσσα φωνής στο Pi", en: "Language of calls on the Pi" },
-    game: { el: "Παιχνίδι για νέο τραπέζι", en: "Game for a new table" },
-    voice: { el: "Φωνή από το ηχείο του Pi", en: "Voice from the Pi's speaker" },
-    camera: { el: "Κάμερα", en: "Camera" },
-    source: { el: "Πηγή", en: "Source" },
-    custom: { el: "Άλλη (π.χ. replay:/φάκελος)", en: "Other (e.g. replay:/folder)" },
-    fps: { el: "Καρέ ανά δευτερόλεπτο", en: "Frames per second" },
-    lock: { el: "Κλείδωμα έκθεσης και λευκού (σταθερό φως)", en: "Lock exposure and white balance (steady readings)" },
-    status: { el: "Κατάσταση", en: "Status" },
-    relock: { el: "Κλείδωμα στο τωρινό φως", en: "Lock to the light now" },
-    relocked: { el: "Η κάμερα προσαρμόζεται στο φως και κλειδώνει σε 2 δευτερόλεπτα.",
-                en: "The camera adapts to the light and locks again in 2 seconds." },
-    preview: { el: "Προβολή δίσκου", en: "Show the tray" },
-    hide: { el: "Απόκρυψη", en: "Hide" },
-    buttons: { el: "Κουμπιά και φως (αριθμοί BCM, 0 = χωρίς)", en: "Buttons and light (BCM numbers, 0 = not wired)" },
-    draw: { el: "Τράβηγμα / ανάγνωση", en: "Draw / read" },
-    next: { el: "Επόμενο βήμα", en: "Next step" },
-    undo: { el: "Αναίρεση (κράτημα)", en: "Undo (hold)" },
-    shutdown: { el: "Τερματισμός (μακρύ κράτημα)", en: "Shut down (long hold)" },
-    led: { el: "LED", en: "LED" },
-    buzzer: { el: "Βομβητής", en: "Buzzer" },
-    hold_seconds: { el: "Κράτημα (δευτ.)", en: "Hold (s)" },
-    shutdown_hold_seconds: { el: "Κράτημα τερματισμού (δευτ.)", en: "Shut-down hold (s)" },
-    bounce_ms: { el: "Αναπήδηση (ms)", en: "Debounce (ms)" },
-    editions: { el: "Δεδομένα έκδοσης", en: "Edition data" },
-    reset: { el: "Επαναφορά στα αρχικά", en: "Reset to the defaults" },
-    changed: { el: "αλλαγμένο", en: "changed" },
-    save: { el: "Αποθήκευση", en: "Save" },
-    saving: { el: "Αποθήκευση…", en: "Saving…" },
-    saved: { el: "Αποθηκεύτηκε και ισχύει ήδη.", en: "Saved and already in force." },
-    restart: { el: "Ισχύει μετά από επανεκκίνηση: ", en: "Takes effect after a restart: " },
-    offline: { el: "Δεν υπάρχει σύνδεση με τον βοηθό. Ελέγξτε το Wi-Fi και δοκιμάστε ξανά.",
-               en: "Cannot reach the companion. Check the Wi-Fi and try again." },
-    cam_ok: { el: "λειτουργεί", en: "working" },
-  };
+  // The texts come from the shared el/en catalogue (companion/messages.toml), the same /api/i18n the
+  // page shell reads; it is fetched once per page and shared by the teach, camera and settings scripts.
+  const I18N = window.TabletopI18n || (window.TabletopI18n = (function () {
+    let cat = null, pending = null;
+    function load() {
+      if (cat) return Promise.resolve(cat);
+      if (!pending) {
+        pending = fetch("/api/i18n")
+          .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
+          .then((c) => { cat = c; return c; })
+          .catch(() => { pending = null; return null; });  // tried again on the next load()
+      }
+      return pending;
+    }
+    function t(lang, key, params) {
+      const c = cat || {};
+      let text = (c[lang] && c[lang][key]) || (c.en && c.en[key]) || key;
+      for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
+      return text;
+    }
+    return { load, t };
+  })());
+  const NS = "ui.settings.";
   const SOURCES = ["auto", "picamera2", "usb:0", "usb:1", "synthetic", "none"];
   const PINS = ["draw", "next", "undo", "shutdown", "led", "buzzer"];
 
@@ -91,7 +73,7 @@
     opts = opts || {};
     let lang = opts.lang || localStorage.getItem("lang") ||
       ((navigator.language || "en").toLowerCase().startsWith("el") ? "el" : "en");
-    const t = (k) => (T[k] ? T[k][lang] || T[k].en : k);
+    const t = (k) => I18N.t(lang, NS + k);
     let token = null, data = null, pollTimer = null;
     const note = h("p", { class: "settings-note", role: "status", "aria-live": "polite" });
 
@@ -248,8 +230,10 @@
       }
     }
 
-    root.replaceChildren(h("p", {}, t("loading")));
-    findToken().then((tok) => {
+    I18N.load().then(() => {
+      root.replaceChildren(h("p", {}, t("loading")));
+      return findToken();
+    }).then((tok) => {
       if (!tok) { root.replaceChildren(h("p", { class: "settings-note", "data-kind": "error" }, t("need_host"))); return; }
       token = tok;
       render();

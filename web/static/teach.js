@@ -9,26 +9,29 @@
 (function () {
   "use strict";
 
-  const T = {
-    title: { el: "Εκμάθηση ζαριών / πιονιών", en: "Teach dice / tokens" },
-    name: { el: "Όνομα σετ", en: "Set name" },
-    like: { el: "Πλευρές από", en: "Faces from" },
-    perFace: { el: "Φωτογραφίες ανά πλευρά", en: "Pictures per face" },
-    start: { el: "Έναρξη", en: "Start" },
-    capture: { el: "Λήψη", en: "Capture" },
-    upload: { el: "Ανέβασμα φωτογραφίας", en: "Upload a photo" },
-    redo: { el: "Ξανά την τελευταία", en: "Redo the last one" },
-    prev: { el: "Προηγούμενη", en: "Previous" },
-    next: { el: "Επόμενη", en: "Next" },
-    save: { el: "Αποθήκευση σετ", en: "Save the set" },
-    saved: { el: "Αποθηκεύτηκε", en: "Saved" },
-    notFound: { el: "Δεν βρέθηκε ζάρι: κρατήθηκε όλη η φωτογραφία. Πατήστε «Ξανά».",
-                en: "No die found: the whole picture was kept. Press \"Redo\"." },
-    noCamera: { el: "Δεν υπάρχει κάμερα: ανεβάστε φωτογραφία.", en: "No camera: upload a photo instead." },
-    warnings: { el: "Προσοχή", en: "Careful" },
-    of: { el: "από", en: "of" },
-    error: { el: "Σφάλμα", en: "Error" },
-  };
+  // The texts come from the shared el/en catalogue (companion/messages.toml), the same /api/i18n the
+  // page shell reads; it is fetched once per page and shared by the teach, camera and settings scripts.
+  const I18N = window.TabletopI18n || (window.TabletopI18n = (function () {
+    let cat = null, pending = null;
+    function load() {
+      if (cat) return Promise.resolve(cat);
+      if (!pending) {
+        pending = fetch("/api/i18n")
+          .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
+          .then((c) => { cat = c; return c; })
+          .catch(() => { pending = null; return null; });  // tried again on the next load()
+      }
+      return pending;
+    }
+    function t(lang, key, params) {
+      const c = cat || {};
+      let text = (c[lang] && c[lang][key]) || (c.en && c.en[key]) || key;
+      for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
+      return text;
+    }
+    return { load, t };
+  })());
+  const NS = "ui.teach.";
 
   function el(tag, attrs, kids) {
     const e = document.createElement(tag);
@@ -63,7 +66,7 @@
     opts = opts || {};
     let lang = opts.lang || "en";
     const base = opts.base || "/api/teach";
-    const t = (k) => T[k][lang] || T[k].en;
+    const t = (k, params) => I18N.t(lang, k.includes(".") ? k : NS + k, params);
     let session = null, step = 0, message = "", warnings = [], noCamera = false;
 
     function render() {
@@ -73,7 +76,7 @@
       if (!session) return renderStart();
       const s = session.steps[step];
       root.appendChild(el("p", { class: "teach-progress",
-        text: `${step + 1} ${t("of")} ${session.steps.length} · ${s.type}/${s.face}` }));
+        text: `${t("progress", { n: step + 1, total: session.steps.length })} · ${s.type}/${s.face}` }));
       root.appendChild(el("p", { class: "teach-prompt", role: "status", "aria-live": "polite",
         text: s.prompt[lang] || s.prompt.en }));
       const shots = el("div", { class: "teach-shots" });
@@ -118,14 +121,14 @@
       root.appendChild(name);
       root.appendChild(el("label", { for: "teach-like", text: t("like") }));
       root.appendChild(like);
-      root.appendChild(el("label", { for: "teach-per", text: t("perFace") }));
+      root.appendChild(el("label", { for: "teach-per", text: t("per_face") }));
       root.appendChild(per);
       root.appendChild(el("button", { type: "button", text: t("start"), onclick: async () => {
         try {
           session = await api("POST", `${base}/sessions`, { name: name.value, like: like.value,
             per_face: parseInt(per.value, 10) || 5 });
           step = 0; message = ""; render();
-        } catch (e) { message = `${t("error")}: ${e.message}`; render(); }
+        } catch (e) { message = `${t("ui.error")}: ${e.message}`; render(); }
       } }));
       if (message) root.appendChild(el("p", { role: "alert", text: message }));
     }
@@ -145,11 +148,11 @@
         } else {
           r = await api("POST", `${base}/sessions/${session.id}/capture`, { type: s.type, face: s.face });
         }
-        message = r.found ? "" : t("notFound");
+        message = r.found ? "" : t("not_found");
         await refresh();
         if (session.steps[step].captured >= session.per_face && step < session.steps.length - 1) step += 1;
       } catch (e) {
-        if (e.status === 409) { noCamera = true; message = t("noCamera"); } else message = `${t("error")}: ${e.message}`;
+        if (e.status === 409) { noCamera = true; message = t("no_camera"); } else message = `${t("ui.error")}: ${e.message}`;
       }
       render();
     }
@@ -159,7 +162,7 @@
       try {
         await api("POST", `${base}/sessions/${session.id}/redo`, { type: s.type, face: s.face });
         await refresh(); message = "";
-      } catch (e) { message = `${t("error")}: ${e.message}`; }
+      } catch (e) { message = `${t("ui.error")}: ${e.message}`; }
       render();
     }
 
@@ -169,11 +172,11 @@
         warnings = r.warnings || [];
         message = `${t("saved")}: ${r.set} (${r.path})`;
         if (opts.onSaved) opts.onSaved(r);
-      } catch (e) { message = `${t("error")}: ${e.message}`; }
+      } catch (e) { message = `${t("ui.error")}: ${e.message}`; }
       render();
     }
 
-    render();
+    I18N.load().then(render);
     return {
       setLang(l) { lang = l; render(); },
       unmount() { root.textContent = ""; },
