@@ -121,8 +121,9 @@ class _Commands:
                 pin_factory=factory)
         except Exception as err:  # noqa: BLE001 - pins held by `companion serve`, no GPIO access, ...
             self.panel = None
-            return (f"The buttons cannot be used ({err}); is `companion serve` running? "
-                    "Press Enter to capture.")
+            busy = any(w in f"{type(err).__name__} {err}".lower() for w in ("inuse", "in use", "busy"))
+            hint = " Is `companion serve` running? Stop it to use the button here." if busy else ""
+            return f"The buttons cannot be used ({err}).{hint} Press Enter to capture."
         self.panel.on("draw", "press", lambda: self._queue.put(("button", "")))
         self.panel.on("draw", "hold", lambda: self._queue.put(("button", "f")))
         self.panel.on("undo", "hold", lambda: self._queue.put(("button", "f")))
@@ -266,7 +267,8 @@ def _teach_faces(session: TeachSession, steps: list[tuple[str, str]], camera, co
             path, found = session.add(typ, face, frame)
             commands.feedback()
             h, w = cv2.imread(str(path)).shape[:2]
-            note = "" if found else "  (no die found: kept the whole picture; redo it with r or a hold)"
+            redo = "r, or hold the button" if commands.buttons_live else "r"
+            note = "" if found else f"  (no die found: kept the whole picture; redo it with {redo})"
             click.echo(f"  captured {w}x{h} px -> {path}{note}")
         if answer == "q":
             click.echo("Stopped.")

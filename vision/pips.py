@@ -63,6 +63,8 @@ _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is 
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
+_FULL_RANGE = 150  # pictures whose grey levels span less are stretched first ...
+_TARGET_RANGE = 190  # ... to span this much (a typical well-lit picture)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -1102,6 +1104,19 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
     return pips, {+1: gs_dark, -1: gs_light}
 
 
+def _stretch(img: np.ndarray) -> np.ndarray:
+    """A dim or flat picture (dark room, tinted light, dark tray) is stretched to the grey range
+    of a well-lit one, so the pip tests' contrast limits mean the same in any light."""
+    sample = img[::4, ::4]
+    grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
+    lo, hi = np.percentile(grey, (0.5, 99.5))
+    if hi - lo >= _FULL_RANGE or hi - lo < 16:
+        return img
+    gain = _TARGET_RANGE / (hi - lo)
+    lut = np.clip(30 + (np.arange(256, dtype=np.float32) - lo) * gain, 0, 255).astype(np.uint8)
+    return cv2.LUT(img, lut)
+
+
 def read_pips(image_bgr: np.ndarray) -> list[dict]:
     """Read every standard pip die in a BGR (or grey) image.
 
@@ -1118,6 +1133,7 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         img = cv2.convertScaleAbs(img, alpha=255.0 / max(1.0, float(img.max())))
     if min(img.shape[:2]) < 8:
         return []
+    img = _stretch(img)
     side = max(img.shape[:2])
     if side <= _MAX_SIDE:
         gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)

@@ -164,3 +164,21 @@ def test_off_a_pi_the_mock_pins_do_not_block_the_keyboard(tmp_path):
     assert "mock pins" in res.output and "press Enter" in res.output
     assert "Stopped." in res.output
     assert _same(_pngs(out / "examples" / "wood" / "cow"), photos[:2])
+
+
+def test_a_button_held_by_another_program_leaves_the_keyboard(tmp_path, mock_factory, data_dir):
+    from gpiozero import Button
+
+    serving = Button(DRAW, pin_factory=mock_factory)  # `companion serve` owns the draw button
+    try:
+        photos = _photos(tmp_path / "photos", ["cow", "cow", "cow"], seed=24)
+        out = tmp_path / "busy"
+        res = CliRunner().invoke(teach, [str(out), "--face", "wood/cow", "--from-images", str(tmp_path / "photos"),
+                                         "--per-face", "3", "--pins", "default", "--data", str(data_dir)],
+                                 input="\n\n\n")
+    finally:
+        serving.close()
+    assert res.exit_code == 0, res.output
+    assert "The buttons cannot be used" in res.output and "companion serve" in res.output
+    assert "then press Enter" in res.output  # the prompt does not promise a button
+    assert _same(_pngs(out / "examples" / "wood" / "cow"), photos)
