@@ -89,11 +89,19 @@ def _pngs(folder: Path) -> list[np.ndarray]:
     return [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted(folder.glob("*.png"))]
 
 
-def _same(saved: list[np.ndarray], photos: list[Path]) -> bool:
-    want = [crop_object(cv2.imread(str(p), cv2.IMREAD_COLOR))[0] for p in photos]
-    if len(saved) != len(want):
-        return False
-    return all(a.shape == b.shape and np.array_equal(a, b) for a, b in zip(saved, want, strict=True))
+def _sources(saved: list[np.ndarray], photos: list[Path]) -> list[int]:
+    """Which photo each saved picture was cropped from: the nearest crop of a photo (the crop may move
+    by a pixel from one run to the next, so nearest, not byte-equal)."""
+    def thumb(img: np.ndarray) -> np.ndarray:
+        return cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    crops = [thumb(crop_object(cv2.imread(str(p), cv2.IMREAD_COLOR))[0]) for p in photos]
+    out = []
+    for img in saved:
+        d = [float(np.abs(thumb(img) - c).mean()) for c in crops]
+        assert min(d) < 12, d  # it is one of the photos
+        out.append(int(np.argmin(d)))
+    return out
 
 
 @pytest.mark.timeout(120)
@@ -113,8 +121,8 @@ def test_button_press_captures_and_hold_redoes_the_last_face(tmp_path, mock_fact
     assert "redo wood/cow" in res.output
     assert res.output.count("captured") == 9
     # the mistaken pictures are gone: COW holds photos 3-5, BARBARIAN photos 6-8, each cropped
-    assert _same(_pngs(out / "examples" / "wood" / "cow"), photos[3:6])
-    assert _same(_pngs(out / "examples" / "wood" / "barbarian"), photos[6:9])
+    assert _sources(_pngs(out / "examples" / "wood" / "cow"), photos) == [3, 4, 5]
+    assert _sources(_pngs(out / "examples" / "wood" / "barbarian"), photos) == [6, 7, 8]
     assert "Saved the set 'wood-set'" in res.output
     reader = open_set(out)
     assert sorted(reader.info.files) == [("wood", "barbarian"), ("wood", "cow")]
@@ -150,7 +158,7 @@ def test_enter_and_button_both_capture_and_the_undo_button_redoes(tmp_path, mock
     assert "no more keyboard input: waiting for the button" in res.output
     assert "redo wood/cow" in res.output
     assert res.output.count("captured") == 5
-    assert _same(_pngs(out / "examples" / "wood" / "cow"), photos[2:5])
+    assert _sources(_pngs(out / "examples" / "wood" / "cow"), photos) == [2, 3, 4]
 
 
 def test_off_a_pi_the_mock_pins_do_not_block_the_keyboard(tmp_path):
@@ -163,7 +171,7 @@ def test_off_a_pi_the_mock_pins_do_not_block_the_keyboard(tmp_path):
     assert res.exit_code == 0, res.output
     assert "mock pins" in res.output and "press Enter" in res.output
     assert "Stopped." in res.output
-    assert _same(_pngs(out / "examples" / "wood" / "cow"), photos[:2])
+    assert _sources(_pngs(out / "examples" / "wood" / "cow"), photos) == [0, 1]
 
 
 def test_a_button_held_by_another_program_leaves_the_keyboard(tmp_path, mock_factory, data_dir):
@@ -181,4 +189,4 @@ def test_a_button_held_by_another_program_leaves_the_keyboard(tmp_path, mock_fac
     assert res.exit_code == 0, res.output
     assert "The buttons cannot be used" in res.output and "companion serve" in res.output
     assert "then press Enter" in res.output  # the prompt does not promise a button
-    assert _same(_pngs(out / "examples" / "wood" / "cow"), photos)
+    assert _sources(_pngs(out / "examples" / "wood" / "cow"), photos) == [0, 1, 2]
