@@ -44,6 +44,8 @@ SET_NAME = "standard-d6"
 _SCALES = ((11, 1.2, 6.0), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
+_NATIVE_SIDE = 900  # pictures up to this size are read as they are; larger ones ...
+_WORK_SIDE = 640  # ... on a copy this large first (their dice then look as in a webcam's frame)
 _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
 _UPSCALE = 1.5  # ... this much larger  # larger images are read on a downscaled copy (coordinates are mapped back)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
@@ -1135,22 +1137,39 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         return []
     img = _stretch(img)
     side = max(img.shape[:2])
-    if side <= _MAX_SIDE:
-        gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE)
-        if not found[1]:
-            # Small dice (about 25 px or less): their packed pips touch at this resolution
-            # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
-            return _read_at(img, _UPSCALE)[0]
-        return _read_at(img, 1.0, (gray, *found))[0]
-    # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
-    # pips there are tiny (many small dice far away), once more at twice that size.
-    out, tiny = _read_at(img, _MAX_SIDE / side)
-    if tiny and side > _MAX_SIDE * 1.2:
-        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side))
+    if side <= _NATIVE_SIDE:
+        return _read_native(img)[0]
+    # Larger pictures (a phone, a webcam in HD) are read on a copy of _WORK_SIDE pixels first:
+    # the dice there look as in the photos the pip tests were made on. When the pips are tiny
+    # there (many small dice far away), the dice are read again on copies twice as large.
+    scale = _WORK_SIDE / side
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    out, tiny = _read_native(small, scale)
+    while tiny and scale < 1.0:
+        scale = min(1.0, 2 * scale)
+        out2, tiny = _read_at(img, scale)
         if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
             out = out2
     return out
+
+
+def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]:
+    """Read a picture of at most about _NATIVE_SIDE pixels; coordinates are divided by
+    ``scale``. Also says whether the pips were tiny (small dice far away)."""
+    side = max(img.shape[:2])
+    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE)
+    if not found[1]:
+        # Small dice (about 25 px or less): their packed pips touch at this resolution
+        # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
+        out, tiny = _read_at(img, _UPSCALE)[0], True
+    else:
+        out, tiny = _read_at(img, 1.0, (gray, *found))
+    if scale != 1.0:
+        for d in out:
+            for k in ("x", "y", "w", "h"):
+                d[k] = round(d[k] / scale, 1)
+    return out, tiny
 
 
 def _tiny_pips(pips: list[Pip]) -> bool:
