@@ -529,7 +529,11 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     v = lab[np.clip(ys - y0, 0, lab.shape[0] - 1), np.clip(xs - x0, 0, lab.shape[1] - 1)].astype(np.float32)
     body = np.median(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
-    dev = (np.linalg.norm(v - body, axis=2) > thr) & inside  # off the image: unknown, not an end
+    dist = np.linalg.norm(v - body, axis=2)
+    # A die the colour of the table ends in a small step: the edge is where a ray gets at
+    # least half way to what lies beyond (most rays reach the table), but never below 8.
+    thr = min(thr, max(8.0, 0.5 * float(np.median(dist.max(axis=1)))))
+    dev = (dist > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
     asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
     es = np.sort(first)
