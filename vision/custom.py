@@ -116,6 +116,7 @@ def _segment_single(img_bgr: np.ndarray) -> np.ndarray | None:
                              lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
     k = 4 if len(border) > 200 else 2
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(12345)
     _, _, centres = cv2.kmeans(border, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
     diff = lab.reshape(-1, 1, 3) - centres[None]
     d = np.sqrt(np.min(np.einsum("nkc,nkc->nk", diff, diff), axis=1)).reshape(h, w)
@@ -217,7 +218,7 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
 
 
-HOG_W = 1.0
+HOG_W = 0.0
 HOG_BINS = 8
 HOG_CELLS = 6
 _PMASKS: dict[str, np.ndarray] = {}
@@ -717,16 +718,19 @@ def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, f
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
     k = 8
+    cv2.setRNGSeed(12345)  # the same pictures give the same model
     _, lbl, _ = cv2.kmeans(lab[::4], k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
     centres = np.array([lab[::4][lbl.ravel() == j].mean(axis=0) if np.any(lbl.ravel() == j) else np.full(3, 1e6)
                         for j in range(k)], np.float32)
     full_lbl = np.argmin(((lab[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1).reshape(h, w)
     for j in range(k):
         mj = np.where(full_lbl == j, 255, 0).astype(np.uint8)
-        for c in _components(mj, max(40.0, 0.002 * h * w), "square", False):
-            if c["touching"] or c["area"] > 0.7 * h * w or c["solidity"] < 0.85 or c["aspect"] > 1.7 or c["fill"] < 0.6:
+        for c in _components(mj, max(40.0, 0.002 * h * w), "square", True):
+            # a die turned 45 degrees in a tight crop touches the border with its corners only
+            contact = _border_contact(c["cnt"], h, w)
+            if contact > 0.12 or c["area"] > 0.7 * h * w or c["solidity"] < 0.85 or c["aspect"] > 1.7 or c["fill"] < 0.6:
                 continue
-            out.append((c["cnt"], _body_colour(small, c["cnt"], feat), _quality(c, "square")))
+            out.append((c["cnt"], _body_colour(small, c["cnt"], feat), _quality(c, "square") * (1.0 - 2.0 * contact)))
     m = segment_single(small)
     if m is not None:
         cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -751,6 +755,37 @@ def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, f
             continue
         uniq.append((c, col, q, (cx, cy, r)))
     return [(c, col, q) for c, col, q, _ in uniq[:40]]
+
+
+def _colour_object(img: np.ndarray, col: np.ndarray) -> tuple[float, tuple] | None:
+    """The best-shaped blob of about colour ``col`` in one example, allowed to touch the border
+    with its corners: (score, (contour, colour, quality)) or None."""
+    h, w = img.shape[:2]
+    feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
+    z = (feat - col) / CONSENSUS_SCALE
+    d2 = (z * z).sum(axis=2)
+    best = None
+    for lim in (4.0, 9.0, 16.0):
+        mask = np.where(d2 < lim, 255, 0).astype(np.uint8)
+        for c in _components(mask, 0.03 * h * w, "square", True):
+            contact = _border_contact(c["cnt"], h, w)
+            if contact > 0.3 or c["area"] > 0.9 * h * w or c["solidity"] < 0.82 or c["aspect"] > 1.8 or c["fill"] < 0.55:
+                continue
+            M = cv2.moments(c["cnt"])
+            cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
+            central = 1.0 - min(0.8, 1.2 * math.hypot(cx / w - 0.5, cy / h - 0.5))
+            q = _quality(c, "square") * (1.0 - 2.0 * contact)
+            sc = q * central * math.sqrt(c["area"])
+            if best is None or sc > best[0]:
+                best = (sc, (c["cnt"], _body_colour(img, c["cnt"], feat), q))
+    return best
+
+
+def _border_contact(cnt: np.ndarray, h: int, w: int) -> float:
+    """Fraction of an outline that runs along the picture border."""
+    p = cnt.reshape(-1, 2)
+    on = (p[:, 0] <= 0) | (p[:, 1] <= 0) | (p[:, 0] >= w - 1) | (p[:, 1] >= h - 1)
+    return float(on.mean()) if len(p) else 1.0
 
 
 def _whole(img: np.ndarray) -> np.ndarray:
@@ -792,6 +827,21 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
             d2, (cnt, col, q) = min(scored, key=lambda x: x[0])
             if d2 + q > 9.0:
                 continue
+            # of the outlines in that colour, the object is the biggest well-shaped one (a symbol
+            # inside a die is of about the same colour but small); the whole picture comes last
+            hh, ww = examples[i].image.shape[:2]
+            fit = []
+            for dd, c2 in scored:
+                a2 = cv2.contourArea(c2[0])
+                if dd <= d2 + 4.0 and dd + c2[2] <= 9.0 and a2 < 0.9 * hh * ww:
+                    fit.append((c2[2] * math.sqrt(a2), c2))
+                elif dd <= d2 + 2.0 and dd + c2[2] <= 9.0:  # a die that fills the crop
+                    fit.append((0.5 * c2[2] * math.sqrt(a2), c2))
+            co = _colour_object(examples[i].image, best_col)
+            if co is not None:
+                fit.append(co)
+            if fit:
+                cnt, col, q = max(fit, key=lambda x: x[0])[1]
             first[i] = cnt
             # later passes look only around the chosen object
             h, w = examples[i].image.shape[:2]
