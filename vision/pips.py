@@ -65,7 +65,7 @@ _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is 
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
-_FULL_RANGE = 150  # pictures whose grey levels span less are stretched first ...
+_FULL_RANGE = 110  # pictures whose grey levels span less are stretched first ...
 _TARGET_RANGE = 190  # ... to span this much (a typical well-lit picture)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
