@@ -189,6 +189,7 @@ def _inner_mask(shape: str) -> np.ndarray:
 
 
 _MASKS: dict[str, np.ndarray] = {}
+_MASK_IDX: dict[str, np.ndarray] = {}
 
 
 def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
@@ -202,55 +203,22 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     m = _MASKS.get(shape)
     if m is None:
         m = _MASKS[shape] = _inner_mask(shape)
+    idx = _MASK_IDX.get(shape)
+    if idx is None:
+        idx = _MASK_IDX[shape] = np.flatnonzero(m)  # only the inner area is kept (a shorter vector)
     parts = []
     for ch, wgt in ((gm, 1.0), (np.abs(hp), 1.0)):
-        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), 1.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
-        c = (c - float((c * m).sum() / m.sum())) * m
+        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), 1.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
+        c = c - float(c.mean())
         n = float(np.linalg.norm(c))
-        parts.append(wgt * c.ravel() / (n + 1e-6))
-    if HOG_W > 0:
-        parts.append(HOG_W * _orient_hist(gx, gy, gm, shape))
+        parts.append(wgt * c / (n + 1e-6))
     if BLOB_W > 0:
         c = cv2.resize(cv2.GaussianBlur(np.abs(hp), (0, 0), 3.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
-        c = (c - float((c * m).sum() / m.sum())) * m
-        parts.append(BLOB_W * c.ravel() / (float(np.linalg.norm(c)) + 1e-6))
+        c = c.ravel()[idx]
+        c = c - float(c.mean())
+        parts.append(BLOB_W * c / (float(np.linalg.norm(c)) + 1e-6))
     v = np.concatenate(parts)
     return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
-
-
-HOG_W = 0.0
-HOG_BINS = 8
-HOG_CELLS = 6
-_PMASKS: dict[str, np.ndarray] = {}
-
-
-def _orient_hist(gx: np.ndarray, gy: np.ndarray, gm: np.ndarray, shape: str) -> np.ndarray:
-    """Unit vector: unsigned gradient orientations pooled in cells, each cell normalised.
-
-    Edge orientations of a symbol stay where they are whatever the light does to their strength
-    (an embossed edge along the light dims, a printed one flips polarity), so this part of the
-    descriptor is steadier than the gradient magnitudes under other lighting."""
-    m = _PMASKS.get(shape)
-    if m is None:
-        yy, xx = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32) + 0.5
-        r = np.hypot(xx - PATCH / 2, yy - PATCH / 2) / PATCH
-        m = _PMASKS[shape] = (r < (0.40 if shape == "round" else 0.44)).astype(np.float32)
-    w = gm * m
-    ang = (np.arctan2(gy, gx) % math.pi) * (HOG_BINS / math.pi)
-    b0 = np.floor(ang).astype(np.int32) % HOG_BINS
-    fr = (ang - np.floor(ang)).astype(np.float32)
-    b1 = (b0 + 1) % HOG_BINS
-    lo, hi = PATCH // 16, PATCH - PATCH // 16
-    C = HOG_CELLS
-    hist = np.zeros((C, C, HOG_BINS), np.float32)
-    for k in range(HOG_BINS):
-        chan = w * ((b0 == k) * (1 - fr) + (b1 == k) * fr)
-        hist[..., k] = cv2.resize(chan[lo:hi, lo:hi], (C, C), interpolation=cv2.INTER_AREA)
-    floor = 0.2 * float(hist.sum(axis=2).mean()) + 1e-6
-    hist = hist / (np.linalg.norm(hist, axis=2, keepdims=True) + floor)
-    v = np.sqrt(hist).ravel()
-    v = v - v.mean()
-    return v / (float(np.linalg.norm(v)) + 1e-6)
 
 
 def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
@@ -351,11 +319,16 @@ class Example:
 def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None,
                 limits=(PIXEL_D2,)) -> list:
     out = []
+    planes = [np.ascontiguousarray(feat[..., c]) for c in range(3)]
     for t in range(len(pix_mu)) if which is None else which:
-        z = (feat - pix_mu[t]) / pix_sd[t]
-        d2 = (z * z).sum(axis=2)
+        d2 = None
+        for c in range(3):
+            z = planes[c] - pix_mu[t, c]
+            z *= 1.0 / pix_sd[t, c]
+            z *= z
+            d2 = z if d2 is None else cv2.add(d2, z)
         for lim in limits:
-            out.append((t, np.where(d2 < lim, 255, 0).astype(np.uint8)))
+            out.append((t, (d2 < lim).view(np.uint8) * np.uint8(255)))
     return out
 
 
@@ -373,13 +346,10 @@ def edge_map(img_bgr: np.ndarray, pct: float = 90) -> np.ndarray:
 
 def _drop_border(m: np.ndarray) -> np.ndarray:
     """Remove components touching the picture border (the table), so their holes stay holes."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(m, 4)
     h, w = m.shape
-    bad = np.zeros(n, bool)
-    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-    bad[(x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)] = True
-    bad[0] = True
-    return np.where(bad[lab], 0, 255).astype(np.uint8)
+    pad = cv2.copyMakeBorder(m, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
+    cv2.floodFill(pad, None, (0, 0), 0, flags=8)  # everything 8-connected to the frame
+    return pad[1:h + 1, 1:w + 1]
 
 
 def _components(mask: np.ndarray, min_area: float, shape: str, allow_border: bool,
@@ -542,7 +512,15 @@ def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
     best = sims.max(axis=0)              # (N,)
     ncls = len(model.labels)
     out = np.full(ncls, -1.0, np.float32)
-    np.maximum.at(out, model.desc_cls, best)
+    runs = model.__dict__.get("_runs")
+    if runs is None or len(runs[0]) != len(best):
+        order = np.argsort(model.desc_cls, kind="stable")
+        sc = model.desc_cls[order]
+        starts = np.flatnonzero(np.r_[True, sc[1:] != sc[:-1]]) if len(sc) else np.zeros(0, np.int64)
+        runs = model.__dict__["_runs"] = (order, starts, sc[starts] if len(sc) else sc)
+    order, starts, rc = runs
+    if len(starts):
+        out[rc] = np.maximum(np.maximum.reduceat(best[order], starts), -1.0)
     if TOP_K > 1 and model.desc_src is not None and len(model.desc_src) == len(best):
         nex = int(model.desc_src.max()) + 1
         ex = np.full(nex, -1.0, np.float32)
