@@ -65,8 +65,9 @@ _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is 
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
-_FULL_RANGE = 110  # pictures whose grey levels span less are stretched first ...
-_TARGET_RANGE = 190  # ... to span this much (a typical well-lit picture)
+_DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
+_BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
+_MAX_GAIN = 3.0  # ... by at most this much
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -487,7 +488,7 @@ class _Lab:
     """The image in (lightly blurred) Lab colour, converted once and only if needed."""
 
     def __init__(self, img: np.ndarray) -> None:
-        self.img = img
+        self.img = _stretch(img)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
         self._lab: np.ndarray | None = None
         self._calls = 0
@@ -1111,15 +1112,16 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
 
 
 def _stretch(img: np.ndarray) -> np.ndarray:
-    """A dim or flat picture (dark room, tinted light, dark tray) is stretched to the grey range
-    of a well-lit one, so the pip tests' contrast limits mean the same in any light."""
+    """An underexposed picture (a dim room, a dark tray) brightened so that its brightest parts
+    are as bright as in a well-lit one: the colour tests' limits (where a die ends, where a
+    face ends) then mean the same in any light. (Only a gain, like a longer exposure.)"""
     sample = img[::4, ::4]
     grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
-    lo, hi = np.percentile(grey, (0.5, 99.5))
-    if hi - lo >= _FULL_RANGE or hi - lo < 16:
+    hi = float(np.percentile(grey, 99.5))
+    if hi >= _DIM or hi < 16:
         return img
-    gain = _TARGET_RANGE / (hi - lo)
-    lut = np.clip(30 + (np.arange(256, dtype=np.float32) - lo) * gain, 0, 255).astype(np.uint8)
+    gain = min(_MAX_GAIN, _BRIGHT / hi)
+    lut = np.clip(np.arange(256, dtype=np.float32) * gain, 0, 255).astype(np.uint8)
     return cv2.LUT(img, lut)
 
 
@@ -1139,7 +1141,6 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         img = cv2.convertScaleAbs(img, alpha=255.0 / max(1.0, float(img.max())))
     if min(img.shape[:2]) < 8:
         return []
-    img = _stretch(img)
     side = max(img.shape[:2])
     if side <= _NATIVE_SIDE:
         return _read_native(img)[0]
