@@ -236,6 +236,9 @@ def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
     return float((gm * inner).sum() / max(inner.sum(), 1.0))
 
 
+AUG_BLUR = float(__import__("os").environ.get("AUG_BLUR", "0"))
+
+
 def _augment(patch: np.ndarray) -> list[np.ndarray]:
     """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
     P = PATCH
@@ -245,6 +248,8 @@ def _augment(patch: np.ndarray) -> list[np.ndarray]:
             for dy in (-3, 0, 3):
                 M = np.float32([[sc, 0, (1 - sc) * P / 2 + dx], [0, sc, (1 - sc) * P / 2 + dy]])
                 out.append(cv2.warpAffine(patch, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
+    if AUG_BLUR > 0:  # a die seen smaller or less sharp than in its example
+        out += [cv2.GaussianBlur(a, (0, 0), AUG_BLUR) for a in out[9:18]]
     return out
 
 
@@ -279,7 +284,7 @@ class SetModel:
     desc: np.ndarray                # (N, D) example descriptors
     desc_cls: np.ndarray            # (N,) class index
     icon_floor: float = 0.3
-    margin_min: float = 0.012
+    margin_min: float = 0.005
     desc_src: np.ndarray | None = None    # (N,) which example each descriptor came from
     cls_energy: np.ndarray | None = None  # (C,) median symbol energy of each class's examples
     info: dict = field(default_factory=dict)
@@ -541,7 +546,7 @@ def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
 
 COLOUR_WEIGHT = 0.02
 COLOUR_CAP = 40.0
-COLOUR_MAX_D2 = 16.0
+COLOUR_MAX_D2 = 25.0
 
 
 def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
@@ -587,7 +592,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
+    e = {"_col": col, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
          "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
@@ -607,6 +612,13 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
         scale = max(h, w) / MAX_SIDE
         img_bgr = cv2.resize(img_bgr, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
     feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
+    out = _read_once(img_bgr, feat, model, scale)
+    if not DEBUG:
+        out = [{k: v for k, v in e.items() if not k.startswith("_")} for e in out]
+    return out
+
+
+def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
     for group in detect(img_bgr, model, feat=feat, flat=False):
         es = [_entry(img_bgr, feat, c, model, scale) for _, c in group]
@@ -624,12 +636,13 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
                             and e["_q"] >= BLANK_MIN_QUALITY),
                            key=lambda e: e["_d2"])[:max(1, len(sure) // 4)]
         keep_ids = {id(e) for e in ok_blanks}
+        blank_ids = {id(e) for e in blanks}
         for e in cand:
             if e["_d2"] > COLOUR_MAX_D2 and e["_icon"] < 0.9:
                 continue  # not of this set: another colour
-            if e in blanks and id(e) not in keep_ids:
+            if id(e) in blank_ids and id(e) not in keep_ids:
                 continue
-            out.append(e if DEBUG else {k: v for k, v in e.items() if not k.startswith("_")})
+            out.append(e)
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
 
