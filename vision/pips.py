@@ -68,6 +68,7 @@ _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
 _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
+_FAINT = 0.35  # a face's pip contrast below this share of the other dice' (and smaller): a mark
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -959,6 +960,24 @@ def _smear(f: _Face) -> float:
     return math.sqrt(f.roundness)
 
 
+def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
+    """Marks in a basket's weave or a printed pattern can fall into a pip pattern; beside the
+    real dice of the picture they are far fainter and smaller (dice of other colours differ in
+    contrast, but not threefold and in size at once)."""
+    if len(faces) < 3:
+        return faces
+    out = []
+    for f in faces:
+        others = [g for g in faces if g is not f and g.ok]
+        if len(others) >= 2:
+            con = statistics.median(_face_contrast(g) for g in others)
+            r = statistics.median(g.r for g in others)
+            if _face_contrast(f) < _FAINT * con and f.r < 0.7 * r:
+                continue
+        out.append(f)
+    return out
+
+
 def _flag_cocked(faces: list[_Face]) -> None:
     """A cocked die (leaning on another die or the tray wall) shows its top face tilted: its
     pips are much more foreshortened than those of the dice lying flat around it."""
@@ -1206,6 +1225,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
     faces = _pick_top_faces(faces, work.shape[0])
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
+    faces = _drop_faint_marks(faces)
     for f in faces:
         if f.ok and len(f.pips) == 1 and _has_face_mate(gs_by_pol, f.pips[0], pips):
             f.ok = False
