@@ -45,7 +45,10 @@ _SCALES = ((11, 1.2, 6.0), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280
 _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
-_UPSCALE = 1.5  # ... this much larger  # larger images are read on a downscaled copy (coordinates are mapped back)
+_UPSCALE = 1.5  # ... this much larger, searched only around spot-sized blobs seen at full size:
+_SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
+_ROI_PAD = 14  # ... with this much room (px, full size) around them ...
+_CELL = 8  # ... marked on a grid of cells this large  # larger images are read on a downscaled copy (coordinates are mapped back)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -142,22 +145,25 @@ class _Masks:
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None) -> list[Pip]:
     """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
     (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
+    With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
+    (see :func:`_regions`).
     """
     pips: list[Pip] = []
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f))
+        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
+                                  seen if k == 0 else None))
     return pips
 
 
 def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float) -> list[Pip]:
+                  f: float, seen: list | None = None) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
@@ -168,6 +174,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
     bh = stats[:, cv2.CC_STAT_HEIGHT]
+    if seen is not None:
+        # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
+        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
     ok = (area >= max(4 / f, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
     ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
     ok &= (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
@@ -1028,18 +1037,18 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     return None
 
 
-def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
-              coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
+              seen: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
-    (the caller then reads an enlarged copy). Without ``coarse`` the largest pips (half-size
-    copy) are not sought: an enlarged copy of small dice has none."""
+    (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
+    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,)),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,))}
+    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen),
+            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen)}
     if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -1049,6 +1058,80 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
     pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest))
             + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest)))
     return pips, {+1: gs_dark, -1: gs_light}
+
+
+def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> list[tuple[int, int, int, int]]:
+    """Where to look for pips on a copy enlarged ``scale`` times: rectangles ``(x0, y0, x1, y1)``
+    (even, in the copy's pixels) around every spot-sized blob ``seen`` at the finest scale of
+    the original, with room for a die around it and for the pip tests' context.
+
+    A tray of many small dice is mostly plain tray: searching only around what could be a
+    pip (or a small die's merged pips) saves most of the work on the enlarged copy."""
+    h, w = shape[:2]
+    c = _CELL
+    occ = np.zeros(((h + c - 1) // c, (w + c - 1) // c), np.uint8)
+    boxes = np.concatenate(seen) if seen else np.zeros((0, 4), np.int32)
+    if len(boxes):
+        m = _ROI_PAD
+        cx0 = np.maximum(boxes[:, 0] - m, 0) // c
+        cy0 = np.maximum(boxes[:, 1] - m, 0) // c
+        cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
+        cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
+        for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
+            occ[b:d, a:e] = 1
+    n, _lab, st, _ = cv2.connectedComponentsWithStats(occ, connectivity=8)
+    rects = [[int(x), int(y), int(x + bw), int(y + bh)] for x, y, bw, bh in st[1:, :4]]
+    # Bounding boxes of separate groups may still overlap: merge those.
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(rects)):
+            for j in range(i + 1, len(rects)):
+                a, b = rects[i], rects[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    rects[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del rects[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    sw, sh = int(round(w * scale)), int(round(h * scale))
+    out = []
+    for x0, y0, x1, y1 in rects:
+        x0 = int(math.floor(x0 * c * scale)) // 2 * 2
+        y0 = int(math.floor(y0 * c * scale)) // 2 * 2
+        x1 = min(sw, (int(math.ceil(x1 * c * scale)) + 1) // 2 * 2)
+        y1 = min(sh, (int(math.ceil(y1 * c * scale)) + 1) // 2 * 2)
+        if x1 - x0 >= 16 and y1 - y0 >= 16:
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
+                 coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+    """:func:`_all_pips`, searching only inside ``regions`` (see :func:`_regions`); pips are
+    measured on the whole image's blurred grey, as there."""
+    gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
+    gs_light = 255 - gs_dark
+    gs_by_pol = {+1: gs_dark, -1: gs_light}
+    fine: dict[int, list[Pip]] = {+1: [], -1: []}
+    rest: dict[int, list[Pip]] = {+1: [], -1: []}
+    for x0, y0, x1, y1 in regions:
+        g = gray[y0:y1, x0:x1]
+        full = _Masks(g)
+        half = cv2.resize(g, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+        half_s = cv2.GaussianBlur(half, (3, 3), 0)
+        half_m = _Masks(half)
+        for pol, hs in ((+1, half_s), (-1, 255 - half_s)):
+            gs = gs_by_pol[pol][y0:y1, x0:x1]
+            found = (_find_pips((full, gs), (full, gs), pol, (0,)),
+                     _find_pips((full, gs), (half_m, hs), pol, (1, 2) if coarse else (1,)))
+            for ps, into in zip(found, (fine[pol], rest[pol]), strict=True):
+                for p in ps:
+                    p.x += x0
+                    p.y += y0
+                into.extend(ps)
+    return _dedupe(fine[+1] + rest[+1]) + _dedupe(fine[-1] + rest[-1]), gs_by_pol
 
 
 def read_pips(image_bgr: np.ndarray) -> list[dict]:
@@ -1070,11 +1153,13 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     side = max(img.shape[:2])
     if side <= _MAX_SIDE:
         gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE)
+        seen: list[np.ndarray] = []
+        found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen)
         if not found[1]:
             # Small dice (about 25 px or less): their packed pips touch at this resolution
-            # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
-            return _read_at(img, _UPSCALE)[0]
+            # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
+            # better. Only the parts of it around spots seen here are searched.
+            return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE))[0]
         return _read_at(img, 1.0, (gray, *found))[0]
     # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
     # pips there are tiny (many small dice far away), once more at twice that size.
@@ -1100,8 +1185,10 @@ def _tiny_pips(pips: list[Pip]) -> bool:
     return float(np.median(ra[paired])) < _TINY_PIP
 
 
-def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple[list[dict], bool]:
-    """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
+def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
+             regions: list | None = None) -> tuple[list[dict], bool]:
+    """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
+    With ``regions`` (rectangles in the scaled image), pips are sought only there."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -1109,7 +1196,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray)
+        pips, gs_by_pol = _all_pips(gray) if regions is None else _all_pips_in(gray, regions)
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces)
