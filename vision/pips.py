@@ -29,6 +29,7 @@ enlarged 1.5 times: their packed pips separate and the pip tests work above the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarge
 _UPSCALE = 1.5  # ... this much larger, searched only around spot-sized blobs seen at full size:
 _SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
 _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
-_CELL = 8  # ... marked on a grid of cells this large, packed with frames this wide (px):
+_CELL = 8  # ... marked on a grid of cells this large, and packed with frames this wide (px):
 _FRAME = 2
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
@@ -337,6 +338,9 @@ def _angle_diff(t1: float, t2: float) -> float:
     return min(d, math.pi - d)
 
 
+_STEPS: dict[int, np.ndarray] = {}
+
+
 def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     """True when the segment between two pips stays on uniform die body."""
     dx, dy = q.x - p.x, q.y - p.y
@@ -344,25 +348,29 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     if d < 1e-6:
         return True
     n = max(6, int(d / 0.8))
-    t = np.linspace(0, 1, n)
-    xs = np.clip(np.round(p.x + dx * t).astype(int), 0, gs.shape[1] - 1)
-    ys = np.clip(np.round(p.y + dy * t).astype(int), 0, gs.shape[0] - 1)
-    v = gs[ys, xs].astype(np.float32)
-    keep = (t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)
-    v = v[keep]
-    if v.size == 0:
+    t = _STEPS.get(n)
+    if t is None:
+        t = _STEPS[n] = np.linspace(0, 1, n)
+    t = t[(t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)]
+    if t.size == 0:
         return True
+    xs = np.round(p.x + dx * t).astype(np.intp)
+    ys = np.round(p.y + dy * t).astype(np.intp)
+    np.minimum(np.maximum(xs, 0, out=xs), gs.shape[1] - 1, out=xs)
+    np.minimum(np.maximum(ys, 0, out=ys), gs.shape[0] - 1, out=ys)
+    v = gs[ys, xs].astype(np.float32)
     body = 0.5 * (p.ring + q.ring)
     spot = 0.5 * (p.spot + q.spot)
     contrast = body - spot
-    if v.min() < spot + 0.55 * contrast:
+    vmin = v.min()
+    if vmin < spot + 0.55 * contrast:
         return False  # a dark gap (between dice), or another pip in the way
     vs = np.sort(v)
     k = int(0.05 * (vs.size - 1) + 0.5)
     if vs[-1 - k] - vs[k] > 0.35 * contrast + 8:
         return False  # an edge between two faces
     # a narrow dip below the pips' body level: the seam between two touching dice
-    return bool(v.min() >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
+    return bool(vmin >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -393,70 +401,78 @@ def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
     """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason).
 
     ``r`` is the pips' semi-major axis (upper bounds on spacing), ``rb`` their geometric-mean
-    radius (lower bounds): blur stretches pips, foreshortening squeezes them."""
-    n = len(pts)
-    c = pts.mean(axis=0)
+    radius (lower bounds): blur stretches pips, foreshortening squeezes them.
+    (Plain float arithmetic: a face has at most six pips, too few for numpy to pay off.)"""
+    pl = [(float(x), float(y)) for x, y in pts.tolist()]
+    n = len(pl)
     if n == 1:
         return True, 1.0, ""
     if n == 2:
-        d = float(np.linalg.norm(pts[0] - pts[1]))
+        d = math.hypot(pl[0][0] - pl[1][0], pl[0][1] - pl[1][1])
         ok = 3.6 * rb <= d <= 10.5 * r
         return ok, 1.0 if ok else 0.0, "" if ok else "two pips at an odd distance"
+    cx, cy = _mean_xy(pl)
     if n == 3:
-        dc = np.linalg.norm(pts - c, axis=1)
-        mid = int(np.argmin(dc))
-        ends = [i for i in range(3) if i != mid]
-        span = float(np.linalg.norm(pts[ends[0]] - pts[ends[1]]))
-        off = float(dc[mid]) / max(span, 1e-6)
+        dc = [math.hypot(x - cx, y - cy) for x, y in pl]
+        mid = dc.index(min(dc))
+        e0, e1 = (pl[i] for i in range(3) if i != mid)
+        span = math.hypot(e0[0] - e1[0], e0[1] - e1[1])
+        off = dc[mid] / max(span, 1e-6)
         ok = off < 0.12 and 4.0 * rb <= span <= 10.5 * r
         return ok, max(0.0, 1 - off / 0.12), "" if ok else "three pips not in a line"
     if n in (4, 5):
         if n == 5:
-            dc = np.linalg.norm(pts - c, axis=1)
-            mid = int(np.argmin(dc))
-            corners = np.delete(pts, mid, axis=0)
-            cc = corners.mean(axis=0)
-            size = float(np.linalg.norm(corners - cc, axis=1).mean())
+            dc = [math.hypot(x - cx, y - cy) for x, y in pl]
+            mid = dc.index(min(dc))
+            corners = pl[:mid] + pl[mid + 1:]
+            ccx, ccy = _mean_xy(corners)
+            size = sum(math.hypot(x - ccx, y - ccy) for x, y in corners) / 4
             if dc[mid] > 0.2 * size:
                 return False, 0.0, "five pips without a centre pip"
         else:
-            corners = pts
-            cc = c
+            corners, ccx, ccy = pl, cx, cy
         # Order corners by angle around the centre: a parallelogram has equal opposite sides.
-        ang = np.arctan2(corners[:, 1] - cc[1], corners[:, 0] - cc[0])
-        q = corners[np.argsort(ang)]
-        d = np.linalg.norm(q - cc, axis=1)
-        size = float(d.mean())
-        err = float(np.linalg.norm((q[0] + q[2]) / 2 - (q[1] + q[3]) / 2)) / max(size, 1e-6)
-        sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
-        ratio = float(sides.max() / max(sides.min(), 1e-6))
+        q = sorted(corners, key=lambda pt: math.atan2(pt[1] - ccy, pt[0] - ccx))
+        size = sum(math.hypot(x - ccx, y - ccy) for x, y in q) / 4
+        err = math.hypot((q[0][0] + q[2][0]) / 2 - (q[1][0] + q[3][0]) / 2,
+                         (q[0][1] + q[2][1]) / 2 - (q[1][1] + q[3][1]) / 2) / max(size, 1e-6)
+        sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
+        ratio = max(sides) / max(min(sides), 1e-6)
         ok = err < 0.2 and ratio < 2.2 and 1.8 * rb <= size <= 7.0 * r
         return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
-        from itertools import combinations
         best = (9.0, 0.0)
-        for tri in combinations(range(1, 6), 2):
-            r1 = pts[[0, *tri]]
-            r2 = pts[[i for i in range(1, 6) if i not in tri]]
+        for tri in _SPLITS6:
+            rows = ([pl[0]] + [pl[i] for i in tri], [pl[i] for i in range(1, 6) if i not in tri])
             worst = 0.0
             dirs = []
-            for rw in (r1, rw2 := r2):
-                d01 = np.linalg.norm(rw[:, None] - rw[None], axis=2)
-                i, j = np.unravel_index(int(np.argmax(d01)), d01.shape)
+            for rw in rows:
+                i, j, span = 0, 1, math.hypot(rw[0][0] - rw[1][0], rw[0][1] - rw[1][1])
+                for a, b in ((0, 2), (1, 2)):
+                    dab = math.hypot(rw[a][0] - rw[b][0], rw[a][1] - rw[b][1])
+                    if dab > span:
+                        i, j, span = a, b, dab
                 k = 3 - i - j
-                span = float(d01[i, j])
-                worst = max(worst, float(np.linalg.norm((rw[i] + rw[j]) / 2 - rw[k])) / max(span, 1e-6))
-                dirs.append((rw[j] - rw[i]) / max(span, 1e-6))
-            del rw2
-            par = abs(float(dirs[0] @ dirs[1]))
-            sep = float(np.linalg.norm(r1.mean(axis=0) - r2.mean(axis=0)))
+                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
+                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+                dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
+            par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+            m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
+            sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             if par > 0.9 and sep >= 2.2 * rb and worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
         return ok, max(0.0, 1 - worst / 0.15), "" if ok else "six pips not in two rows"
     return False, 0.0, f"{n} pips on one face"
+
+
+def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _y in pl) / len(pl), sum(y for _x, y in pl) / len(pl)
+
+
+_SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
 
 
 @dataclass
@@ -680,6 +696,13 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     r = float(np.median([p.a for p in ps]))
     maxd = 7.0 * r
     valid: list[tuple[frozenset, _Face]] = []
+    sim: dict[tuple[int, int], bool] = {}
+
+    def similar(i: int, j: int) -> bool:
+        v = sim.get((i, j))
+        if v is None:
+            v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
+        return v
 
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
@@ -689,7 +712,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         if len(sub) == 6:
             return
         for j in range(start, n):
-            if all(dm[i, j] <= maxd and _similar(ps[i], ps[j], 1.3) for i in sub):
+            if all(dm[i, j] <= maxd and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
     for i in range(n):
@@ -1084,22 +1107,8 @@ def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> li
         cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
         for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
             occ[b:d, a:e] = 1
-    n, _lab, st, _ = cv2.connectedComponentsWithStats(occ, connectivity=8)
-    rects = [[int(x), int(y), int(x + bw), int(y + bh)] for x, y, bw, bh in st[1:, :4]]
-    # Bounding boxes of separate groups may still overlap: merge those.
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(rects)):
-            for j in range(i + 1, len(rects)):
-                a, b = rects[i], rects[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    rects[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del rects[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    rects: list[tuple[int, int, int, int]] = []
+    _cover(occ, 0, 0, occ.shape[1], occ.shape[0], rects)
     sw, sh = int(round(w * scale)), int(round(h * scale))
     out = []
     for x0, y0, x1, y1 in rects:
@@ -1110,6 +1119,29 @@ def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> li
         if x1 - x0 >= 16 and y1 - y0 >= 16:
             out.append((x0, y0, x1, y1))
     return out
+
+
+def _cover(occ: np.ndarray, x0: int, y0: int, x1: int, y1: int, out: list) -> None:
+    """Rectangles (in cells) that cover the marked cells of ``occ`` inside ``[x0, x1) x
+    [y0, y1)``: the box of the marked cells, cut (recursively) along every row and column of
+    it that is wholly unmarked. No cut runs through a marked cell, so none cuts a pip."""
+    sub = occ[y0:y1, x0:x1]
+    for axis in (1, 0):
+        marked = sub.any(axis=axis)
+        idx = np.flatnonzero(marked)
+        if idx.size == 0:
+            return
+        gaps = np.flatnonzero(np.diff(idx) > 1)
+        if gaps.size or idx[0] > 0 or idx[-1] < marked.size - 1:
+            starts = [int(idx[0])] + [int(idx[g + 1]) for g in gaps]
+            ends = [int(idx[g]) + 1 for g in gaps] + [int(idx[-1]) + 1]
+            for a, b in zip(starts, ends, strict=True):
+                if axis == 1:
+                    _cover(occ, x0, y0 + a, x1, y0 + b, out)
+                else:
+                    _cover(occ, x0 + a, y0, x0 + b, y1, out)
+            return
+    out.append((x0, y0, x1, y1))
 
 
 def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
@@ -1147,42 +1179,60 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
 
 
 def _pack(regions: list[tuple[int, int, int, int]], width: int) -> tuple[list[tuple[int, int]], tuple[int, int]]:
-    """Shelf packing of rectangles (each with a frame of _FRAME px) into a strip ``width`` wide:
-    the even top-left corner of each rectangle's inside in the mosaic, and the mosaic's size."""
+    """Shelf packing of rectangles (each with a frame of _FRAME px) into a strip at most
+    ``width`` wide (or as wide as the widest): the even top-left corner of each rectangle's
+    inside in the mosaic, and the mosaic's size. Of a few strip widths the smallest mosaic wins."""
     e = _FRAME
     order = sorted(range(len(regions)), key=lambda i: regions[i][1] - regions[i][3])
-    width = max([width] + [r[2] - r[0] + 2 * e for r in regions])
-    pos: list[tuple[int, int]] = [(0, 0)] * len(regions)
-    u = v = shelf = 0
-    for i in order:
-        x0, y0, x1, y1 = regions[i]
-        w, h = x1 - x0 + 2 * e, y1 - y0 + 2 * e
-        if u + w > width:
-            u, v, shelf = 0, v + shelf, 0
-        pos[i] = (u + e, v + e)
-        u += w
-        shelf = max(shelf, h)
-    return pos, ((v + shelf + 1) // 2 * 2, (width + 1) // 2 * 2)
+    widest = max(r[2] - r[0] + 2 * e for r in regions)
+    best: tuple[int, list[tuple[int, int]], tuple[int, int]] | None = None
+    for strip in sorted({widest, max(widest, width // 2), max(widest, width)}):
+        pos: list[tuple[int, int]] = [(0, 0)] * len(regions)
+        u = v = shelf = 0
+        for i in order:
+            x0, y0, x1, y1 = regions[i]
+            w, h = x1 - x0 + 2 * e, y1 - y0 + 2 * e
+            if u + w > strip:
+                u, v, shelf = 0, v + shelf, 0
+            pos[i] = (u + e, v + e)
+            u += w
+            shelf = max(shelf, h)
+        size = ((v + shelf + 1) // 2 * 2, (strip + 1) // 2 * 2)
+        if best is None or size[0] * size[1] < best[0]:
+            best = (size[0] * size[1], pos, size)
+    assert best is not None
+    return best[1], best[2]
 
 
 def _unpack(pips: list[Pip], regions: list[tuple[int, int, int, int]], tiles: list[tuple[int, int]],
             shape: tuple[int, ...]) -> list[Pip]:
     """Pips found in the mosaic, moved back to the image; pips that touch the edge of their
-    region (where it is not the image's edge) were cut by it and are dropped."""
+    region (where it is not the image's edge) were cut by it and are dropped (regions
+    overlap: a pip cut by one is whole in another)."""
+    if not pips:
+        return []
     h, w = shape[:2]
+    reg = np.array(regions, np.float64)
+    til = np.array(tiles, np.float64)
+    px = np.array([p.x for p in pips])[:, None]
+    py = np.array([p.y for p in pips])[:, None]
+    u, v = til[None, :, 0], til[None, :, 1]
+    rw, rh = (reg[:, 2] - reg[:, 0])[None], (reg[:, 3] - reg[:, 1])[None]
+    hit = (px >= u) & (px < u + rw) & (py >= v) & (py < v + rh)
+    k = np.argmax(hit, axis=1)
     out = []
-    for p in pips:
-        for (x0, y0, x1, y1), (u, v) in zip(regions, tiles, strict=True):
-            if not (u <= p.x < u + x1 - x0 and v <= p.y < v + y1 - y0):
-                continue
-            x, y = p.x - u + x0, p.y - v + y0
-            m = p.a + 1.0
-            if ((x0 > 0 and x - x0 < m) or (y0 > 0 and y - y0 < m) or (x1 < w and x1 - 1 - x < m)
-                    or (y1 < h and y1 - 1 - y < m)):
-                break
-            p.x, p.y = x, y
-            out.append(p)
-            break
+    for i, p in enumerate(pips):
+        t = int(k[i])
+        if not hit[i, t]:
+            continue
+        x0, y0, x1, y1 = regions[t]
+        x, y = p.x - tiles[t][0] + x0, p.y - tiles[t][1] + y0
+        m = p.a + 1.0
+        if ((x0 > 0 and x - x0 < m) or (y0 > 0 and y - y0 < m) or (x1 < w and x1 - 1 - x < m)
+                or (y1 < h and y1 - 1 - y < m)):
+            continue
+        p.x, p.y = x, y
+        out.append(p)
     return out
 
 
