@@ -29,6 +29,7 @@ enlarged 1.5 times: their packed pips separate and the pip tests work above the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass
@@ -43,11 +44,15 @@ SET_NAME = "standard-d6"
 # the first runs at full resolution, the other two at half resolution.
 _SCALES = ((11, 1.2, 6.0), (27, 3.0, 9.0), (31, 8.0, 22.0))
 _C = 12  # grey levels below the local mean that count as "pip"
-_MAX_SIDE = 1280
+_MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
 _NATIVE_SIDE = 900  # pictures up to this size are read as they are; larger ones ...
 _WORK_SIDE = 640  # ... on a copy this large first (their dice then look as in a webcam's frame)
 _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
-_UPSCALE = 1.5  # ... this much larger  # larger images are read on a downscaled copy (coordinates are mapped back)
+_UPSCALE = 1.5  # ... this much larger, searched only around spot-sized blobs seen at full size:
+_SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
+_ROI_PAD = 14  # ... with this much room (px, full size) around them ...
+_CELL = 8  # ... marked on a grid of cells this large, and packed with frames this wide (px):
+_FRAME = 2
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -134,8 +139,9 @@ class _Masks:
     ``cv2.adaptiveThreshold(..., ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY_INV, block, _C)`` of the
     image and of its negative, but the box mean is computed once for both."""
 
-    def __init__(self, gray: np.ndarray) -> None:
+    def __init__(self, gray: np.ndarray, inside: np.ndarray | None = None) -> None:
         self.gray = gray
+        self.inside = inside  # optional: masks are kept only where this is non-zero
         self._by_block: dict[int, dict[int, np.ndarray]] = {}
 
     def __call__(self, block: int) -> dict[int, np.ndarray]:
@@ -146,26 +152,32 @@ class _Masks:
             m = self._by_block[block] = {
                 +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 255, cv2.THRESH_BINARY)[1],
                 -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 255, cv2.THRESH_BINARY)[1]}
+            if self.inside is not None:
+                for k in m:
+                    cv2.bitwise_and(m[k], self.inside, dst=m[k])
         return m
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2)) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None) -> list[Pip]:
     """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
     (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
+    With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
+    (see :func:`_regions`).
     """
     pips: list[Pip] = []
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f))
+        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
+                                  seen if k == 0 else None))
     return pips
 
 
 def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float) -> list[Pip]:
+                  f: float, seen: list | None = None) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
@@ -176,6 +188,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
     bh = stats[:, cv2.CC_STAT_HEIGHT]
+    if seen is not None:
+        # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
+        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
     ok = (area >= max(4 / f, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
     ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
     ok &= (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
@@ -331,6 +346,9 @@ def _angle_diff(t1: float, t2: float) -> float:
     return min(d, math.pi - d)
 
 
+_STEPS: dict[int, np.ndarray] = {}
+
+
 def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     """True when the segment between two pips stays on uniform die body."""
     dx, dy = q.x - p.x, q.y - p.y
@@ -338,25 +356,29 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     if d < 1e-6:
         return True
     n = max(6, int(d / 0.8))
-    t = np.linspace(0, 1, n)
-    xs = np.clip(np.round(p.x + dx * t).astype(int), 0, gs.shape[1] - 1)
-    ys = np.clip(np.round(p.y + dy * t).astype(int), 0, gs.shape[0] - 1)
-    v = gs[ys, xs].astype(np.float32)
-    keep = (t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)
-    v = v[keep]
-    if v.size == 0:
+    t = _STEPS.get(n)
+    if t is None:
+        t = _STEPS[n] = np.linspace(0, 1, n)
+    t = t[(t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)]
+    if t.size == 0:
         return True
+    xs = np.round(p.x + dx * t).astype(np.intp)
+    ys = np.round(p.y + dy * t).astype(np.intp)
+    np.minimum(np.maximum(xs, 0, out=xs), gs.shape[1] - 1, out=xs)
+    np.minimum(np.maximum(ys, 0, out=ys), gs.shape[0] - 1, out=ys)
+    v = gs[ys, xs].astype(np.float32)
     body = 0.5 * (p.ring + q.ring)
     spot = 0.5 * (p.spot + q.spot)
     contrast = body - spot
-    if v.min() < spot + 0.55 * contrast:
+    vmin = v.min()
+    if vmin < spot + 0.55 * contrast:
         return False  # a dark gap (between dice), or another pip in the way
     vs = np.sort(v)
     k = int(0.05 * (vs.size - 1) + 0.5)
     if vs[-1 - k] - vs[k] > 0.35 * contrast + 8:
         return False  # an edge between two faces
     # a narrow dip below the pips' body level: the seam between two touching dice
-    return bool(v.min() >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
+    return bool(vmin >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -387,70 +409,78 @@ def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
     """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason).
 
     ``r`` is the pips' semi-major axis (upper bounds on spacing), ``rb`` their geometric-mean
-    radius (lower bounds): blur stretches pips, foreshortening squeezes them."""
-    n = len(pts)
-    c = pts.mean(axis=0)
+    radius (lower bounds): blur stretches pips, foreshortening squeezes them.
+    (Plain float arithmetic: a face has at most six pips, too few for numpy to pay off.)"""
+    pl = [(float(x), float(y)) for x, y in pts.tolist()]
+    n = len(pl)
     if n == 1:
         return True, 1.0, ""
     if n == 2:
-        d = float(np.linalg.norm(pts[0] - pts[1]))
+        d = math.hypot(pl[0][0] - pl[1][0], pl[0][1] - pl[1][1])
         ok = 3.6 * rb <= d <= 10.5 * r
         return ok, 1.0 if ok else 0.0, "" if ok else "two pips at an odd distance"
+    cx, cy = _mean_xy(pl)
     if n == 3:
-        dc = np.linalg.norm(pts - c, axis=1)
-        mid = int(np.argmin(dc))
-        ends = [i for i in range(3) if i != mid]
-        span = float(np.linalg.norm(pts[ends[0]] - pts[ends[1]]))
-        off = float(dc[mid]) / max(span, 1e-6)
+        dc = [math.hypot(x - cx, y - cy) for x, y in pl]
+        mid = dc.index(min(dc))
+        e0, e1 = (pl[i] for i in range(3) if i != mid)
+        span = math.hypot(e0[0] - e1[0], e0[1] - e1[1])
+        off = dc[mid] / max(span, 1e-6)
         ok = off < 0.12 and 4.0 * rb <= span <= 10.5 * r
         return ok, max(0.0, 1 - off / 0.12), "" if ok else "three pips not in a line"
     if n in (4, 5):
         if n == 5:
-            dc = np.linalg.norm(pts - c, axis=1)
-            mid = int(np.argmin(dc))
-            corners = np.delete(pts, mid, axis=0)
-            cc = corners.mean(axis=0)
-            size = float(np.linalg.norm(corners - cc, axis=1).mean())
+            dc = [math.hypot(x - cx, y - cy) for x, y in pl]
+            mid = dc.index(min(dc))
+            corners = pl[:mid] + pl[mid + 1:]
+            ccx, ccy = _mean_xy(corners)
+            size = sum(math.hypot(x - ccx, y - ccy) for x, y in corners) / 4
             if dc[mid] > 0.2 * size:
                 return False, 0.0, "five pips without a centre pip"
         else:
-            corners = pts
-            cc = c
+            corners, ccx, ccy = pl, cx, cy
         # Order corners by angle around the centre: a parallelogram has equal opposite sides.
-        ang = np.arctan2(corners[:, 1] - cc[1], corners[:, 0] - cc[0])
-        q = corners[np.argsort(ang)]
-        d = np.linalg.norm(q - cc, axis=1)
-        size = float(d.mean())
-        err = float(np.linalg.norm((q[0] + q[2]) / 2 - (q[1] + q[3]) / 2)) / max(size, 1e-6)
-        sides = np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)
-        ratio = float(sides.max() / max(sides.min(), 1e-6))
+        q = sorted(corners, key=lambda pt: math.atan2(pt[1] - ccy, pt[0] - ccx))
+        size = sum(math.hypot(x - ccx, y - ccy) for x, y in q) / 4
+        err = math.hypot((q[0][0] + q[2][0]) / 2 - (q[1][0] + q[3][0]) / 2,
+                         (q[0][1] + q[2][1]) / 2 - (q[1][1] + q[3][1]) / 2) / max(size, 1e-6)
+        sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
+        ratio = max(sides) / max(min(sides), 1e-6)
         ok = err < 0.2 and ratio < 2.2 and 1.8 * rb <= size <= 7.0 * r
         return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
-        from itertools import combinations
         best = (9.0, 0.0)
-        for tri in combinations(range(1, 6), 2):
-            r1 = pts[[0, *tri]]
-            r2 = pts[[i for i in range(1, 6) if i not in tri]]
+        for tri in _SPLITS6:
+            rows = ([pl[0]] + [pl[i] for i in tri], [pl[i] for i in range(1, 6) if i not in tri])
             worst = 0.0
             dirs = []
-            for rw in (r1, rw2 := r2):
-                d01 = np.linalg.norm(rw[:, None] - rw[None], axis=2)
-                i, j = np.unravel_index(int(np.argmax(d01)), d01.shape)
+            for rw in rows:
+                i, j, span = 0, 1, math.hypot(rw[0][0] - rw[1][0], rw[0][1] - rw[1][1])
+                for a, b in ((0, 2), (1, 2)):
+                    dab = math.hypot(rw[a][0] - rw[b][0], rw[a][1] - rw[b][1])
+                    if dab > span:
+                        i, j, span = a, b, dab
                 k = 3 - i - j
-                span = float(d01[i, j])
-                worst = max(worst, float(np.linalg.norm((rw[i] + rw[j]) / 2 - rw[k])) / max(span, 1e-6))
-                dirs.append((rw[j] - rw[i]) / max(span, 1e-6))
-            del rw2
-            par = abs(float(dirs[0] @ dirs[1]))
-            sep = float(np.linalg.norm(r1.mean(axis=0) - r2.mean(axis=0)))
+                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
+                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+                dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
+            par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+            m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
+            sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             if par > 0.9 and sep >= 2.2 * rb and worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
         return ok, max(0.0, 1 - worst / 0.15), "" if ok else "six pips not in two rows"
     return False, 0.0, f"{n} pips on one face"
+
+
+def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _y in pl) / len(pl), sum(y for _x, y in pl) / len(pl)
+
+
+_SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
 
 
 @dataclass
@@ -696,6 +726,13 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     r = float(np.median([p.a for p in ps]))
     maxd = 7.0 * r
     valid: list[tuple[frozenset, _Face]] = []
+    sim: dict[tuple[int, int], bool] = {}
+
+    def similar(i: int, j: int) -> bool:
+        v = sim.get((i, j))
+        if v is None:
+            v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
+        return v
 
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
@@ -705,7 +742,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         if len(sub) == 6:
             return
         for j in range(start, n):
-            if all(dm[i, j] <= maxd and _similar(ps[i], ps[j], 1.3) for i in sub):
+            if all(dm[i, j] <= maxd and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
     for i in range(n):
@@ -1107,18 +1144,18 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     return None
 
 
-def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False,
-              coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
+              seen: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
-    (the caller then reads an enlarged copy). Without ``coarse`` the largest pips (half-size
-    copy) are not sought: an enlarged copy of small dice has none."""
+    (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
+    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,)),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,))}
+    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen),
+            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen)}
     if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -1142,6 +1179,154 @@ def _stretch(img: np.ndarray) -> np.ndarray:
     gain = min(_MAX_GAIN, _BRIGHT / hi)
     lut = np.clip(np.arange(256, dtype=np.float32) * gain, 0, 255).astype(np.uint8)
     return cv2.LUT(img, lut)
+
+
+def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> list[tuple[int, int, int, int]]:
+    """Where to look for pips on a copy enlarged ``scale`` times: rectangles ``(x0, y0, x1, y1)``
+    (even, in the copy's pixels) around every spot-sized blob ``seen`` at the finest scale of
+    the original, with room for a die around it and for the pip tests' context.
+
+    A tray of many small dice is mostly plain tray: searching only around what could be a
+    pip (or a small die's merged pips) saves most of the work on the enlarged copy."""
+    h, w = shape[:2]
+    c = _CELL
+    occ = np.zeros(((h + c - 1) // c, (w + c - 1) // c), np.uint8)
+    boxes = np.concatenate(seen) if seen else np.zeros((0, 4), np.int32)
+    if len(boxes):
+        m = _ROI_PAD
+        cx0 = np.maximum(boxes[:, 0] - m, 0) // c
+        cy0 = np.maximum(boxes[:, 1] - m, 0) // c
+        cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
+        cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
+        for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
+            occ[b:d, a:e] = 1
+    rects: list[tuple[int, int, int, int]] = []
+    _cover(occ, 0, 0, occ.shape[1], occ.shape[0], rects)
+    sw, sh = int(round(w * scale)), int(round(h * scale))
+    out = []
+    for x0, y0, x1, y1 in rects:
+        x0 = int(math.floor(x0 * c * scale)) // 2 * 2
+        y0 = int(math.floor(y0 * c * scale)) // 2 * 2
+        x1 = min(sw, (int(math.ceil(x1 * c * scale)) + 1) // 2 * 2)
+        y1 = min(sh, (int(math.ceil(y1 * c * scale)) + 1) // 2 * 2)
+        if x1 - x0 >= 16 and y1 - y0 >= 16:
+            out.append((x0, y0, x1, y1))
+    return out
+
+
+def _cover(occ: np.ndarray, x0: int, y0: int, x1: int, y1: int, out: list) -> None:
+    """Rectangles (in cells) that cover the marked cells of ``occ`` inside ``[x0, x1) x
+    [y0, y1)``: the box of the marked cells, cut (recursively) along every row and column of
+    it that is wholly unmarked. No cut runs through a marked cell, so none cuts a pip."""
+    sub = occ[y0:y1, x0:x1]
+    for axis in (1, 0):
+        marked = sub.any(axis=axis)
+        idx = np.flatnonzero(marked)
+        if idx.size == 0:
+            return
+        gaps = np.flatnonzero(np.diff(idx) > 1)
+        if gaps.size or idx[0] > 0 or idx[-1] < marked.size - 1:
+            starts = [int(idx[0])] + [int(idx[g + 1]) for g in gaps]
+            ends = [int(idx[g]) + 1 for g in gaps] + [int(idx[-1]) + 1]
+            for a, b in zip(starts, ends, strict=True):
+                if axis == 1:
+                    _cover(occ, x0, y0 + a, x1, y0 + b, out)
+                else:
+                    _cover(occ, x0 + a, y0, x0 + b, y1, out)
+            return
+    out.append((x0, y0, x1, y1))
+
+
+def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
+                 coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+    """:func:`_all_pips`, searching only inside ``regions`` (see :func:`_regions`).
+
+    The regions are packed side by side into one smaller picture (a mosaic, each region
+    framed by a copy of its edge pixels), which is searched as a whole: a few blob labellings
+    of a fraction of the pixels instead of one per region. Pips are measured on the whole
+    image's blurred grey (copied into the mosaic) and mapped back to the image."""
+    gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
+    gs_by_pol = {+1: gs_dark, -1: 255 - gs_dark}
+    if not regions:
+        return [], gs_by_pol
+    tiles, (mh, mw) = _pack(regions, gray.shape[1])
+    g = np.zeros((mh, mw), np.uint8)
+    gs = np.zeros((mh, mw), np.uint8)
+    inside = np.zeros((mh, mw), np.uint8)
+    e = _FRAME
+    for (x0, y0, x1, y1), (u, v) in zip(regions, tiles, strict=True):
+        for src, dst in ((gray, g), (gs_dark, gs)):
+            dst[v - e:v + y1 - y0 + e, u - e:u + x1 - x0 + e] = cv2.copyMakeBorder(
+                src[y0:y1, x0:x1], e, e, e, e, cv2.BORDER_REPLICATE)
+        inside[v:v + y1 - y0, u:u + x1 - x0] = 255
+    full = _Masks(g, inside)
+    half = cv2.resize(g, (mw // 2, mh // 2), interpolation=cv2.INTER_AREA)
+    half_s = cv2.GaussianBlur(half, (3, 3), 0)
+    half_m = _Masks(half, inside[::2, ::2])
+    out: list[Pip] = []
+    for pol, gp, hp in ((+1, gs, half_s), (-1, 255 - gs, 255 - half_s)):
+        ps = (_find_pips((full, gp), (full, gp), pol, (0,))
+              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,)))
+        out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
+    return out, gs_by_pol
+
+
+def _pack(regions: list[tuple[int, int, int, int]], width: int) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """Shelf packing of rectangles (each with a frame of _FRAME px) into a strip at most
+    ``width`` wide (or as wide as the widest): the even top-left corner of each rectangle's
+    inside in the mosaic, and the mosaic's size. Of a few strip widths the smallest mosaic wins."""
+    e = _FRAME
+    order = sorted(range(len(regions)), key=lambda i: regions[i][1] - regions[i][3])
+    widest = max(r[2] - r[0] + 2 * e for r in regions)
+    best: tuple[int, list[tuple[int, int]], tuple[int, int]] | None = None
+    for strip in sorted({widest, max(widest, width // 2), max(widest, width)}):
+        pos: list[tuple[int, int]] = [(0, 0)] * len(regions)
+        u = v = shelf = 0
+        for i in order:
+            x0, y0, x1, y1 = regions[i]
+            w, h = x1 - x0 + 2 * e, y1 - y0 + 2 * e
+            if u + w > strip:
+                u, v, shelf = 0, v + shelf, 0
+            pos[i] = (u + e, v + e)
+            u += w
+            shelf = max(shelf, h)
+        size = ((v + shelf + 1) // 2 * 2, (strip + 1) // 2 * 2)
+        if best is None or size[0] * size[1] < best[0]:
+            best = (size[0] * size[1], pos, size)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _unpack(pips: list[Pip], regions: list[tuple[int, int, int, int]], tiles: list[tuple[int, int]],
+            shape: tuple[int, ...]) -> list[Pip]:
+    """Pips found in the mosaic, moved back to the image; pips that touch the edge of their
+    region (where it is not the image's edge) were cut by it and are dropped (regions
+    overlap: a pip cut by one is whole in another)."""
+    if not pips:
+        return []
+    h, w = shape[:2]
+    reg = np.array(regions, np.float64)
+    til = np.array(tiles, np.float64)
+    px = np.array([p.x for p in pips])[:, None]
+    py = np.array([p.y for p in pips])[:, None]
+    u, v = til[None, :, 0], til[None, :, 1]
+    rw, rh = (reg[:, 2] - reg[:, 0])[None], (reg[:, 3] - reg[:, 1])[None]
+    hit = (px >= u) & (px < u + rw) & (py >= v) & (py < v + rh)
+    k = np.argmax(hit, axis=1)
+    out = []
+    for i, p in enumerate(pips):
+        t = int(k[i])
+        if not hit[i, t]:
+            continue
+        x0, y0, x1, y1 = regions[t]
+        x, y = p.x - tiles[t][0] + x0, p.y - tiles[t][1] + y0
+        m = p.a + 1.0
+        if ((x0 > 0 and x - x0 < m) or (y0 > 0 and y - y0 < m) or (x1 < w and x1 - 1 - x < m)
+                or (y1 < h and y1 - 1 - y < m)):
+            continue
+        p.x, p.y = x, y
+        out.append(p)
+    return out
 
 
 def read_pips(image_bgr: np.ndarray) -> list[dict]:
@@ -1182,11 +1367,13 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
     ``scale``. Also says whether the pips were tiny (small dice far away)."""
     side = max(img.shape[:2])
     gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE)
+    seen: list[np.ndarray] = []
+    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen)
     if not found[1]:
         # Small dice (about 25 px or less): their packed pips touch at this resolution
-        # and the pip tests work at the edge of the pixel grid; an enlarged copy reads better.
-        out, tiny = _read_at(img, _UPSCALE)[0], True
+        # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
+        # better. Only the parts of it around spots seen here are searched.
+        out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE))[0], True
     else:
         out, tiny = _read_at(img, 1.0, (gray, *found))
     if scale != 1.0:
@@ -1210,8 +1397,10 @@ def _tiny_pips(pips: list[Pip]) -> bool:
     return float(np.median(ra[paired])) < _TINY_PIP
 
 
-def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple[list[dict], bool]:
-    """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px)."""
+def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
+             regions: list | None = None) -> tuple[list[dict], bool]:
+    """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
+    With ``regions`` (rectangles in the scaled image), pips are sought only there."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -1219,7 +1408,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None) -> tuple
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray)
+        pips, gs_by_pol = _all_pips(gray) if regions is None else _all_pips_in(gray, regions)
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces, work.shape[0])
