@@ -236,9 +236,6 @@ def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
     return float((gm * inner).sum() / max(inner.sum(), 1.0))
 
 
-AUG_BLUR = float(__import__("os").environ.get("AUG_BLUR", "0"))
-
-
 def _augment(patch: np.ndarray) -> list[np.ndarray]:
     """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
     P = PATCH
@@ -248,8 +245,6 @@ def _augment(patch: np.ndarray) -> list[np.ndarray]:
             for dy in (-3, 0, 3):
                 M = np.float32([[sc, 0, (1 - sc) * P / 2 + dx], [0, sc, (1 - sc) * P / 2 + dy]])
                 out.append(cv2.warpAffine(patch, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
-    if AUG_BLUR > 0:  # a die seen smaller or less sharp than in its example
-        out += [cv2.GaussianBlur(a, (0, 0), AUG_BLUR) for a in out[9:18]]
     return out
 
 
@@ -592,7 +587,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_col": col, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
+    e = {"_margin": r["margin"], "_col": col, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
          "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
@@ -618,10 +613,15 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     return out
 
 
+EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
+
+
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
     for group in detect(img_bgr, model, feat=feat, flat=False):
-        es = [_entry(img_bgr, feat, c, model, scale) for _, c in group]
+        es = [_entry(img_bgr, feat, group[0][1], model, scale)]
+        if es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
+            es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
         cand.append(max(es, key=lambda e: e["_score"]))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]

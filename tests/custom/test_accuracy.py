@@ -29,7 +29,7 @@ def results(castle_set, alt_set, token_set, alt_token_set):
     }
 
 
-@pytest.mark.parametrize("which,floor", [("castle", 0.80), ("alt", 0.80), ("tokens", 0.85), ("alt-tokens", 0.85)])
+@pytest.mark.parametrize("which,floor", [("castle", 0.90), ("alt", 0.85), ("tokens", 0.93), ("alt-tokens", 0.93)])
 def test_accuracy_floor(results, which, floor):
     r = results[which]
     assert r["total"] >= 45
