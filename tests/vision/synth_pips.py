@@ -55,6 +55,7 @@ class Die:
     colour: str = "white"
     cocked: bool = False
     pip_ratio: float = 0.2  # pip diameter / face side
+    finish: str = "plain"  # plain | marbled (swirls of a second colour) | translucent (see-through)
 
 
 @dataclass
@@ -154,7 +155,10 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                 ang = math.degrees(math.atan2(u[1], u[0]))
                 cv2.ellipse(img, (int(q[0] * 16), int(q[1] * 16)), (ax[0] * 16, ax[1] * 16), ang, 0, 360,
                             tuple(int(v * 0.8) for v in pip), -1, cv2.LINE_AA, 4)
-    cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body, cv2.LINE_AA, 4)
+    if d.finish == "plain":
+        cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body, cv2.LINE_AA, 4)
+    else:
+        _fill_finish(img, d, top, body, pip, m, c, rng)
     # rounded edges of a real die catch less light: a darker rim around the top face
     rim = tuple(int(v * 0.7) for v in body)
     cv2.polylines(img, [np.round(top * 16).astype(np.int32)], True, rim, max(1, int(d.size / 20)), cv2.LINE_AA, 4)
@@ -169,6 +173,42 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                     (max(1, int(round(ss[0] * 16))), max(1, int(round(ss[1] * 16)))), ang, 0, 360, pip, -1,
                     cv2.LINE_AA, 4)
     return {"x": float(d.x), "y": float(d.y), "value": d.value, "cocked": d.cocked, "size": d.size}
+
+
+def _fill_finish(img: np.ndarray, d: Die, top: np.ndarray, body: tuple, pip: tuple, m: np.ndarray,
+                 c: np.ndarray, rng: np.random.Generator) -> None:
+    """The top face of a marbled die (swirls of a lighter or darker second colour through the
+    body) or of a translucent one (the table shows through, and the pips of the face below
+    show as faint ghosts, mirrored and offset)."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, np.round(top * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    layer = np.empty((h, w, 3), np.float32)
+    layer[:] = body
+    if d.finish == "marbled":
+        k = 2 * math.pi / max(6.0, d.size * 0.45)
+        phase = float(rng.uniform(0, 2 * math.pi))
+        warp = 2.5 * np.sin(ys * k * 0.6 + phase) + 2.0 * np.cos(xs * k * 0.45 - phase)
+        swirl = 0.5 + 0.5 * np.sin((xs * 0.8 + ys * 0.6) * k + warp)
+        second = np.array([min(255, v * 1.25 + 30) if sum(body) < 380 else v * 0.72 for v in body], np.float32)
+        t = (swirl ** 3)[:, :, None]
+        layer = layer * (1 - 0.8 * t) + second * 0.8 * t
+        img[:] = (img * (1 - mask[:, :, None]) + layer * mask[:, :, None]).astype(np.uint8)
+        return
+    # translucent: 55 % body colour over what lies below, plus the ghosts of the bottom face
+    alpha = 0.55
+    ghost = np.zeros((h, w), np.float32)
+    rad = d.size * d.pip_ratio / 2
+    for (u, v) in PIP_LAYOUT[7 - d.value]:
+        q = np.array([-u, v]) @ m.T + c + [d.size * 0.06, d.size * 0.1]
+        cv2.circle(ghost, (int(round(q[0] * 16)), int(round(q[1] * 16))), max(16, int(rad * 16 * 1.1)),
+                   1.0, -1, cv2.LINE_AA, 4)
+    ghost = cv2.GaussianBlur(ghost, (0, 0), max(1.0, d.size * 0.05)) * mask
+    below = img.astype(np.float32)
+    face = below * (1 - alpha) + layer * alpha
+    face = face * (1 - 0.3 * ghost[:, :, None]) + np.array(pip, np.float32) * 0.3 * ghost[:, :, None]
+    img[:] = (below * (1 - mask[:, :, None]) + face * mask[:, :, None]).astype(np.uint8)
 
 
 def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[dict]]:

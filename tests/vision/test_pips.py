@@ -376,3 +376,39 @@ def test_dim_and_phone_sized_pictures_read_as_well(change):
         total += len(pairs) + len(extra)
         right += sum(v == got for v, got in pairs)
     assert right >= 0.97 * total, (right, total)
+
+
+def _finish_tray(finish: str) -> dict:
+    """12 trays of 12 dice (34-60 px, every colour) with a marbled or translucent finish."""
+    c = {"right": 0, "wrong": 0, "abstain": 0, "missed": 0, "extra": 0, "total": 0}
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        cols = sorted(COLOURS)
+        dice = [Die(90 + 150 * (k % 4), 100 + 140 * (k // 4), float(rng.uniform(34, 60)), k % 6 + 1,
+                    angle=float(rng.uniform(0, 90)), colour=cols[(k + seed) % 10], finish=finish)
+                for k in range(12)]
+        img, truth = render(Scene(dice=dice, background=["grey", "wood"][seed % 2],
+                                  tilt=float(rng.uniform(0, 0.3))), seed)
+        pairs, extra = match([(t["x"], t["y"], t["value"]) for t in truth], read_pips(img), tol=20)
+        for v, got in pairs:
+            c["right" if v == got else "missed" if got == "missed" else "abstain" if got is None else "wrong"] += 1
+        c["extra"] += len(extra)
+        c["total"] += len(pairs)
+    return c
+
+
+def test_marbled_dice_are_mostly_read():
+    """Swirls of a second colour through the body cross the lines between pips and look like
+    the seam between touching dice. Measured: 113 of 144 right, 9 wrong, 7 extra: a guard
+    against getting worse (the target is the xfail below)."""
+    c = _finish_tray("marbled")
+    assert c["right"] >= 0.75 * c["total"], c
+    assert c["wrong"] <= 0.08 * c["total"] and c["extra"] <= 10, c
+
+
+@pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
+                          "face, mottled body) read at 78 % and 56 %", strict=False)
+@pytest.mark.parametrize("finish", ["marbled", "translucent"])
+def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
+    c = _finish_tray(finish)
+    assert c["right"] >= 0.97 * c["total"] and c["wrong"] == 0, c
