@@ -48,7 +48,8 @@ _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are
 _NATIVE_SIDE = 900  # pictures up to this size are read as they are; larger ones ...
 _WORK_SIDE = 640  # ... on a copy this large first (their dice then look as in a webcam's frame)
 _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
-_UPSCALE = 1.5  # ... this much larger, searched only around spot-sized blobs seen at full size:
+_UPSCALE = 1.75  # ... this much larger (real photos' small dice read best at 1.75-2: their pips are
+#                  blurrier than a render's), searched only around spot-sized blobs seen at full size:
 _SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
 _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
 _CELL = 8  # ... marked on a grid of cells this large, and packed with frames this wide (px):
@@ -446,7 +447,11 @@ def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
                          (q[0][1] + q[2][1]) / 2 - (q[1][1] + q[3][1]) / 2) / max(size, 1e-6)
         sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
         ratio = max(sides) / max(min(sides), 1e-6)
-        ok = err < 0.2 and ratio < 2.2 and 1.8 * rb <= size <= 7.0 * r
+        # A real parallelogram, not dots in a row: its diagonals cross at a clear angle.
+        d1 = (q[2][0] - q[0][0], q[2][1] - q[0][1])
+        d2 = (q[3][0] - q[1][0], q[3][1] - q[1][1])
+        cross = abs(d1[0] * d2[1] - d1[1] * d2[0]) / max(math.hypot(*d1) * math.hypot(*d2), 1e-6)
+        ok = err < 0.2 and ratio < 2.2 and cross > 0.5 and 1.8 * rb <= size <= 7.0 * r
         return ok, max(0.0, 1 - err / 0.2), "" if ok else f"{n} pips not on a square"
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
@@ -468,7 +473,9 @@ def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
             par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
             m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
             sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
-            if par > 0.9 and sep >= 2.2 * rb and worst < best[0]:
+            # The rows lie side by side (apart across their direction), not end to end.
+            across = abs((m2[0] - m1[0]) * dirs[0][1] - (m2[1] - m1[1]) * dirs[0][0])
+            if par > 0.9 and across >= 0.8 * sep and sep >= 2.2 * rb and worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
@@ -1426,7 +1433,9 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
                 faces[k] = f = f6
         if f.ok and _unexplained_marks(gs_by_pol, f) > _MARKS:
             f.ok = False
-            f.reason = "doubtful: pip-like marks on the face that fit no pattern"
+            # Two dots among more marks are far more often a dotted print than a die
+            f.reason = "not a die" if len(f.pips) == 2 else "doubtful: pip-like marks on the face that fit no pattern"
+    faces = [f for f in faces if f.reason != "not a die"]
     out = []
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
