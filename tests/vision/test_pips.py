@@ -358,10 +358,11 @@ def test_motion_blurred_two_at_the_edge_is_read():
     assert all(v == got for v, got in pairs), pairs
 
 
-@pytest.mark.parametrize("change", ["dark", "phone"])
-def test_dim_and_phone_sized_pictures_read_as_well(change):
-    """The same photos taken in a dim room (45 % exposure) or by a phone (3x larger): the
-    reader reads them as it reads the originals."""
+@pytest.mark.parametrize("change", ["dark", "phone", "half"])
+def test_dim_phone_sized_and_small_pictures_read_as_well(change):
+    """The same photos taken in a dim room (45 % exposure), by a phone (3x larger) or from
+    twice as far (half size: dice of 20-40 px): the reader reads them about as well as the
+    originals."""
     from dev_sample import SAMPLE
 
     right = total = 0
@@ -369,6 +370,8 @@ def test_dim_and_phone_sized_pictures_read_as_well(change):
         img = cv2.imread(str(image))
         if change == "dark":
             img, k = (img.astype(np.float32) * 0.45).astype(np.uint8), 1
+        elif change == "half":
+            img, k = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), 0.5
         else:
             img, k = cv2.resize(img, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC), 3
         truth = [(x * k, y * k, v) for x, y, v in yolo_labels(image)]
