@@ -83,7 +83,7 @@ def _add(acc: dict, c: dict) -> None:
         acc[k] = acc.get(k, 0) + v
 
 
-def _report(name: str, acc: dict, ms: list[float], learn_s: float, kind: str) -> None:
+def _report(name: str, acc: dict, ms: list[float], learn_s: float, kind: str, cpu: list[float] | None = None) -> None:
     what = "token" if kind == "tokens" else "die"
     total = max(acc.get("total", 0), 1)
     ms_sorted = sorted(ms)
@@ -91,7 +91,8 @@ def _report(name: str, acc: dict, ms: list[float], learn_s: float, kind: str) ->
     print(f"{name:16s} per-{what} accuracy {acc.get('right', 0) / total:6.1%}  ({acc.get('right', 0)}/{total})"
           f"  abstained {acc.get('abstained', 0)}  missed {acc.get('missed', 0)}  wrong {acc.get('wrong', 0)}"
           f"  extra {acc.get('extra', 0)}  learn {learn_s:5.2f} s"
-          f"  ms/image median {statistics.median(ms) if ms else 0:6.1f} p95 {p95:6.1f}")
+          f"  ms/image median {statistics.median(ms) if ms else 0:6.1f} p95 {p95:6.1f}"
+          + (f"  cpu-ms median {statistics.median(cpu):6.1f}" if cpu else ""))
 
 
 def _subset(src: Path, per_face: int | None, dest: Path) -> Path:
@@ -174,13 +175,15 @@ def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, p
             rng = np.random.default_rng(seed + 1000)
             acc: dict = {}
             ms: list[float] = []
+            cpu: list[float] = []  # CPU time of this process: steadier than wall time on a shared machine
             for _ in range(scenes_n):
                 img, truth = render.render_scene(rng, set_spec=spec, style=style)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 res = reader.read(img)
                 ms.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
                 _add(acc, _match(res["dice"] + res["tokens"], truth, spec["kind"] == "tokens"))
-            _report(name, acc, ms, reader.learn_seconds, spec["kind"])
+            _report(name, acc, ms, reader.learn_seconds, spec["kind"], cpu)
 
 
 def main(argv: list[str] | None = None) -> int:

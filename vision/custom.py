@@ -29,8 +29,9 @@ import cv2
 import numpy as np
 
 PATCH = 48          # canonical patch side (pixels)
-DSIDE = 20
+DSIDE = 24          # descriptor grid side
 PRE_BLUR = 0.8
+CH_BLUR = 0.5       # blur of each descriptor channel before it is pooled to the grid
 COLOUR_FLOOR = np.array([0.02, 0.02, 0.15], np.float32)     # per-pixel sd floors
 DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floors
 PIX_SD_CAP = np.array([0.06, 0.06, 0.35], np.float32)
@@ -208,7 +209,7 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
         idx = _MASK_IDX[shape] = np.flatnonzero(m)  # only the inner area is kept (a shorter vector)
     parts = []
     for ch, wgt in ((gm, 1.0), (np.abs(hp), 1.0)):
-        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), 1.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
+        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), CH_BLUR), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
         c = c - float(c.mean())
         n = float(np.linalg.norm(c))
         parts.append(wgt * c / (n + 1e-6))
