@@ -28,19 +28,15 @@ import cv2
 import numpy as np
 from flask import Blueprint, current_app, jsonify, request, send_file
 
+from companion import i18n
 from companion.dicesets import SetError, TeachSession, template_steps
 
 bp = Blueprint("teach", __name__, url_prefix="/api/teach")
 
 _ID = re.compile(r"^[a-f0-9]{12}$")
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
-PROMPT = {
-    "dice": {"en": "Show a {type} die with the {face} face up under the camera, then press the button",
-             "el": "Δείξτε ένα ζάρι {type} με την πλευρά {face} προς τα πάνω κάτω από την κάμερα και πατήστε"
-                   " το κουμπί"},
-    "tokens": {"en": "Put a {face} token under the camera, then press the button",
-               "el": "Βάλτε ένα πιόνι {face} κάτω από την κάμερα και πατήστε το κουμπί"},
-}
+# What the teach screen asks for (the button is the one on the screen or the table's).
+PROMPT = {"dice": "teach.prompt.dice_screen", "tokens": "teach.prompt.tokens_screen"}
 
 
 def _err(msg: str, code: int):
@@ -78,7 +74,7 @@ def _view(sid: str, sess: TeachSession, st: dict) -> dict:
     steps = []
     for s in sess.status():
         tl, fl = _label(meta, "types", s["type"]), _label(meta, "faces", s["face"])
-        prompt = {lang: PROMPT[sess.kind][lang].format(type=tl[lang].upper(), face=fl[lang].upper())
+        prompt = {lang: i18n.t(lang, PROMPT[sess.kind], type=tl[lang].upper(), face=fl[lang].upper())
                   for lang in ("el", "en")}
         steps.append({**s, "label": fl, "type_label": tl, "prompt": prompt,
                       "previews": [f"/api/teach/sessions/{sid}/preview/{s['type']}/{s['face']}/{p.stem}.png"
