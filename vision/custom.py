@@ -44,6 +44,7 @@ BLOB_W = 0.0
 BLANK_RATIO = 0.4
 DIE_JITTER = (-7, 7)
 BLANK_MIN_QUALITY = 0.92
+BLANK_STRONG = 0.2
 DEBUG = False
 _DEBUG_PATCHES: list = []
 MAX_SIDE = 1024     # scenes are downscaled to this for detection
@@ -566,7 +567,8 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
-    elif model.cls_energy is not None and energy < BLANK_RATIO * float(model.cls_energy[b]):
+    elif (model.cls_energy is not None and energy < BLANK_RATIO * float(model.cls_energy[b])
+          and icon[b] < model.icon_floor + BLANK_STRONG):  # faint under glare, yet plainly that symbol
         res["reason"] = "no symbol can be seen on it"
         res["blank"] = True
     elif icon[b] < model.icon_floor:
@@ -958,7 +960,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     model.desc_src = src_a
     if loo:
         same = np.array([r[0] for r in loo])
-        model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.15, np.median(same) - 0.3), 0.45, 0.75))
+        model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.25, np.median(same) - 0.4), 0.35, 0.65))
         model.info["loo"] = [float(np.percentile(same, q)) for q in (1, 5, 50)]
     warnings += confusion_warnings(model, loo)
     model.info.update({"examples": len(used), "shape": shape})
