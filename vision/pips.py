@@ -75,6 +75,7 @@ _DIM = 150  # pictures whose brightest parts are darker than this are brightened
 _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
 _FAINT = 0.35  # a face's pip contrast below this share of the other dice' (and smaller): a mark
+_GHOST = 2.2  # a pip beside one of its size with this many times its contrast is a ghost
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -836,7 +837,26 @@ def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
     return list(groups.values())
 
 
+def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
+    """A translucent die shows the pips of its bottom and side faces through its body: faint
+    copies among its crisp top-face pips. A pip with a like-sized neighbour on the same die
+    that has far more contrast is such a ghost."""
+    if len(pips) < 2:
+        return pips
+    xy = np.array([[p.x, p.y] for p in pips])
+    ra = np.array([p.a for p in pips])
+    con = np.array([p.contrast for p in pips])
+    pol = np.array([p.polarity for p in pips])
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    near = (d < 6.0 * ra[:, None]) & (pol[:, None] == pol[None, :])
+    near &= (ra[None, :] < 1.5 * ra[:, None]) & (ra[:, None] < 1.5 * ra[None, :])
+    np.fill_diagonal(near, False)
+    strongest = np.where(near, con[None, :], 0.0).max(axis=1)
+    return [p for p, s in zip(pips, strongest, strict=True) if s < _GHOST * p.contrast]
+
+
 def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list[_Face]:
+    pips = _drop_ghosts(pips)
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
