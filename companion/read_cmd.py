@@ -39,6 +39,11 @@ def _fail(msg: str) -> None:
 
 
 def _make_reader(dice_set: str) -> Callable[[Any], dict]:
+    import cv2
+
+    # The readers work on many small patches, where OpenCV's worker threads cost more than
+    # they give (and on a busy machine much more): one thread reads fastest.
+    cv2.setNumThreads(1)
     if dice_set == STANDARD:
         from vision.pips import read_pips, warm_up
 
