@@ -443,7 +443,8 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     found: list[tuple[int, np.ndarray, float, float]] = []
     edges = edge_map(img_bgr)
     edges_lo = edge_map(img_bgr, 75)
-    for k, (t, mask) in enumerate(_type_masks(feat, model.pix_mu, model.pix_sd, types, DETECT_LIMITS)):
+    masks = _type_masks(feat, model.pix_mu, model.pix_sd, types, DETECT_LIMITS)
+    for k, (t, mask) in enumerate(masks):
         loose = 1.0 if k % len(DETECT_LIMITS) == 0 else 0.93
         for cut in (None, edges, edges_lo):
             comps = [c for c in _components(mask, min_area, model.shape, allow_border, cut) if not c["touching"]]
@@ -459,6 +460,21 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
                         pc = _components_from_cnt(part, h, w)
                         if pc and _shape_ok(pc, model.shape) and pc["area"] >= min_area:
                             found.append((t, part, pc["area"], _quality(pc, model.shape) * 0.95 * loose))
+    good = sorted(a for _, _, a, q in found if q > 0.85)
+    if OPEN_PASS and good:
+        # lines and thin shapes of the die's colour that touch it: cut them off with an opening
+        # about half a die wide (holes filled first, so the symbol does not get eaten)
+        side = math.sqrt(good[len(good) // 2])
+        ksz = max(5, int(0.45 * side) | 1)
+        big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
+        small = np.ones((3, 3), np.uint8)
+        for k, (t, mask) in enumerate(masks):
+            if k % len(DETECT_LIMITS):
+                continue
+            m = cv2.morphologyEx(_fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, small)), cv2.MORPH_OPEN, big)
+            for c in _components(m, min_area, model.shape, allow_border, None):
+                if not c["touching"] and _shape_ok(c, model.shape) and c["area"] < 1.7 * good[len(good) // 2]:
+                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.9))
     if not found:
         return []
     # group candidates that sit on the same place; read() keeps the one that reads best
@@ -477,6 +493,9 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     if flat:
         return [(g["cands"][0][0], g["cands"][0][1]) for g in groups]
     return [[(t, c) for t, c, _ in g["cands"]] for g in groups]
+
+
+OPEN_PASS = True
 
 
 def _components_from_cnt(c: np.ndarray, h: int, w: int) -> dict | None:
