@@ -978,6 +978,30 @@ def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
     return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
 
 
+def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
+    """Which way (unit vector) side faces lie from their top faces in this picture: down in an
+    upright picture, unless the dice that show it clearly (two faces of clearly different
+    roundness) agree on another way (a picture turned sideways, a camera mounted turned)."""
+    votes = []
+    for i, t in enumerate(faces):
+        for o in faces[i + 1:]:
+            if o.polarity != t.polarity or abs(t.roundness - o.roundness) < 0.2:
+                continue
+            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
+                continue
+            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+            if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
+                continue
+            top, side = (t, o) if t.roundness > o.roundness else (o, t)
+            votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+    if len(votes) >= 2:
+        gx, gy = sum(v[0] for v in votes) / len(votes), sum(v[1] for v in votes) / len(votes)
+        n = math.hypot(gx, gy)
+        if n > 0.7 and gy / n < 0.5:  # they agree, on a way clearly not down
+            return gx / n, gy / n
+    return 0.0, 1.0
+
+
 def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
     less obliquely); when both are equally round, the top face is the one further from the
@@ -985,6 +1009,7 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     the top face squeezed flat above the side face (``_seen_from_low``)."""
     keep = [True] * len(faces)
     order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
+    ux, uy = _towards_camera(faces)
     for i in order:
         t = faces[i]
         if not keep[i]:
@@ -1009,7 +1034,7 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
                 keep[i] = False
                 break
             rd = t.roundness - o.roundness
-            if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and o.cy - t.cy > 0.3 * d):
+            if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and (o.cx - t.cx) * ux + (o.cy - t.cy) * uy > 0.3 * d):
                 keep[j] = False
     return [f for f, k in zip(faces, keep, strict=True) if k]
 
