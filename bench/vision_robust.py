@@ -9,7 +9,8 @@ Changes: ``none`` (the photos as they are), ``invert`` (light pips on dark dice)
 (warm light: blue and green weakened), ``dark`` (45 % exposure), ``half`` (half size: dice of
 about 20-40 px), ``blur`` (slightly out of focus), ``noise`` (sensor noise), ``jpeg`` (quality
 30), ``rot90`` (a phone held sideways), ``phone`` (3x larger, as a phone's 12 MP picture: read
-on the reader's downscaled copy). Scoring as bench/vision.py: correct / (labelled + false).
+on the reader's downscaled copy), ``grid3`` (9 photos side by side in one 1920x1440 picture:
+many small dice in one big photo). Scoring as bench/vision.py: correct / (labelled + false).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ CHANGES = {
     "jpeg": (_jpeg, None),
     "rot90": (lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), "rot90"),
     "phone": (lambda im: cv2.resize(im, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC), 3.0),
+    "grid3": (None, None),  # see _grids
 }
 
 
@@ -65,14 +67,36 @@ def _labels(path: Path, shape: tuple[int, ...], how) -> list[tuple]:
     return [(x * how, y * how, bw * how, bh * how, v) for x, y, bw, bh, v in labels]
 
 
+def _grids(images: list[Path], k: int):
+    """k x k photos side by side in one picture, with their labels moved along."""
+    for i in range(0, len(images) - k * k + 1, k * k):
+        ims = [cv2.imread(str(p)) for p in images[i:i + k * k]]
+        h, w = ims[0].shape[:2]
+        canvas = np.zeros((h * k, w * k, 3), np.uint8)
+        labels = []
+        for n, (path, im) in enumerate(zip(images[i:i + k * k], ims, strict=True)):
+            r, c = divmod(n, k)
+            im = cv2.resize(im, (w, h)) if im.shape[:2] != (h, w) else im
+            canvas[r * h:(r + 1) * h, c * w:(c + 1) * w] = im
+            labels += [(x * w / im.shape[1] + c * w, y * h / im.shape[0] + r * h, bw, bh, v)
+                       for x, y, bw, bh, v in load_labels(path, im.shape)]
+        yield canvas, labels
+
+
 def run(name: str, images: list[Path]) -> str:
-    change, how = CHANGES[name]
+    if name == "grid3":
+        pairs = list(_grids(images, 3))
+    else:
+        change, how = CHANGES[name]
+        pairs = ((change(im), _labels(path, im.shape, how))
+                 for path, im in ((p, cv2.imread(str(p))) for p in images))
+    return _score(name, pairs)
+
+
+def _score(name: str, pairs) -> str:
     right = total = false = wrong = abstain = 0
     times = []
-    for path in images:
-        im = cv2.imread(str(path))
-        labels = _labels(path, im.shape, how)
-        im2 = change(im)
+    for im2, labels in pairs:
         t0 = time.perf_counter()
         dice = read_pips(im2)
         times.append(1000 * (time.perf_counter() - t0))

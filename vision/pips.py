@@ -1401,17 +1401,26 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     if side <= _NATIVE_SIDE:
         return _read_native(img)[0]
     # Larger pictures (a phone, a webcam in HD) are read on a copy of _WORK_SIDE pixels first:
-    # the dice there look as in the photos the pip tests were made on. When the pips are tiny
+    # the dice there look as in the photos the pip tests were made on. While the pips are small
     # there (many small dice far away), the dice are read again on copies twice as large.
     scale = _WORK_SIDE / side
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     out, tiny = _read_native(small, scale)
-    while tiny and scale < 1.0:
+    while scale < 1.0 and (tiny or _pip_radius(out, scale) < _TINY_PIP):
         scale = min(1.0, 2 * scale)
         out2, tiny = _read_at(img, scale)
-        if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
+        # the finer reading is the surer one, unless it lost dice
+        if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
     return out
+
+
+def _pip_radius(out: list[dict], scale: float) -> float:
+    """Typical pip radius of these readings (in original pixels) on a copy ``scale`` times the
+    size (a face is about 7.5 pip radii); infinite without readings."""
+    if not out:
+        return math.inf
+    return float(np.median([d["w"] for d in out])) * scale / 7.5
 
 
 def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]:
