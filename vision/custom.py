@@ -840,19 +840,30 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
             d2, (cnt, col, q) = min(scored, key=lambda x: x[0])
             if d2 + q > 9.0:
                 continue
-            # of the outlines in that colour, the object is the biggest well-shaped one (a symbol
-            # inside a die is of about the same colour but small); the whole picture comes last
+            # the outline closest in colour may be the symbol inside the die (about the same
+            # colour, but small): of the outlines in that colour around it, take the biggest
+            # well-shaped one; the whole picture comes last
             hh, ww = examples[i].image.shape[:2]
+            mo = cv2.moments(cnt)
+            ctr = (mo["m10"] / max(mo["m00"], 1e-6), mo["m01"] / max(mo["m00"], 1e-6))
             fit = []
             for dd, c2 in scored:
+                if cv2.pointPolygonTest(c2[0], ctr, False) < 0:
+                    continue
                 a2 = cv2.contourArea(c2[0])
                 if dd <= d2 + 4.0 and dd + c2[2] <= 9.0 and a2 < 0.9 * hh * ww:
                     fit.append((c2[2] * math.sqrt(a2), c2))
                 elif dd <= d2 + 2.0 and dd + c2[2] <= 9.0:  # a die that fills the crop
                     fit.append((0.5 * c2[2] * math.sqrt(a2), c2))
-            co = _colour_object(examples[i].image, best_col)
+            bx, by, bw0, bh0 = cv2.boundingRect(cnt)
+            m0 = int(1.5 * max(bw0, bh0)) + 2
+            rx0, ry0 = max(0, bx - m0), max(0, by - m0)
+            co = _colour_object(examples[i].image[ry0:by + bh0 + m0, rx0:bx + bw0 + m0], best_col)
             if co is not None:
-                fit.append(co)
+                sc0, (c3, col3, q3) = co
+                c3 = c3 + [rx0, ry0]
+                if cv2.pointPolygonTest(c3, ctr, False) >= 0:
+                    fit.append((sc0, (c3, col3, q3)))
             if fit:
                 cnt, col, q = max(fit, key=lambda x: x[0])[1]
             first[i] = cnt
