@@ -76,6 +76,8 @@ _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
 _FAINT = 0.35  # a face's pip contrast below this share of the other dice' (and smaller): a mark
 _GHOST = 2.2  # a pip beside one of its size with this many times its contrast is a ghost
+_BIG_PIP_R = 11.0  # pips this big (px) are read again on a half-size copy (dice of 150 px and more)
+_BIG_SIDE = 160  # ... when that copy is at least this large
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -1399,7 +1401,10 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         return []
     side = max(img.shape[:2])
     if side <= _NATIVE_SIDE:
-        return _read_native(img)[0]
+        out = _read_native(img)[0]
+        if side >= 2 * _BIG_SIDE and (not out or max(_pip_radius([d], 1.0) for d in out) >= _BIG_PIP_R):
+            out = _with_big_dice(out, _read_at(img, 0.5)[0])
+        return out
     # Larger pictures (a phone, a webcam in HD) are read on a copy of _WORK_SIDE pixels first:
     # the dice there look as in the photos the pip tests were made on. While the pips are small
     # there (many small dice far away), the dice are read again on copies twice as large.
@@ -1413,6 +1418,17 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
     return out
+
+
+def _with_big_dice(out: list[dict], half: list[dict]) -> list[dict]:
+    """Dice of 150-200 px have pips too big for the pip tests at full size: read on a copy of
+    half the size, they replace whatever the full-size reading made of them."""
+    big = [d for d in half if _pip_radius([d], 1.0) >= _BIG_PIP_R]
+    if not big:
+        return out
+    keep = [d for d in out if not any(abs(d["x"] - b["x"]) < 0.6 * b["w"] and abs(d["y"] - b["y"]) < 0.6 * b["h"]
+                                      for b in big)]
+    return sorted(keep + big, key=lambda d: (d["y"], d["x"]))
 
 
 def _pip_radius(out: list[dict], scale: float) -> float:

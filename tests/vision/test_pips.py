@@ -415,3 +415,15 @@ def test_marbled_dice_are_mostly_read():
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
     assert c["right"] >= 0.97 * c["total"] and c["wrong"] == 0, c
+
+
+@pytest.mark.parametrize("size", [150, 200, 240])
+def test_big_dice_up_to_200_px_and_beyond(size):
+    """Dice filling much of a close-up: their pips are too big for the pip tests at full size;
+    they are read on a half-size copy instead, every face and colour."""
+    for value in range(1, 7):
+        for colour in ("white", "red", "black"):
+            img, _ = render(Scene(dice=[Die(320, 240, size, value, angle=20 * value, colour=colour)], tilt=0.15),
+                            value)
+            dice = read_pips(img)
+            assert [d["value"] for d in dice] == [value], (size, value, colour, dice)
