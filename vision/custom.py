@@ -5,15 +5,23 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
 * **Body colour** of each die type (or of the tokens): a robust pixel model in a brightness-
   separated colour space (two chromaticity axes + log luminance), learned from the example bodies.
   Die type = nearest body colour, so two types may differ only in colour.
+* **Finding the object in an example** (a tight crop or a whole photo): colour-blind candidates
+  (edge-enclosed regions, colour clusters, the border-contrast object) in every picture of a type;
+  the type's colour is the one most pictures agree on. In each picture the biggest well-shaped
+  outline of that colour around the best-coloured one is the object (so a symbol inside the die
+  is not taken for the die), and a die may touch a tight crop with its corners.
 * **Detection**: pixels that match a learned body colour -> holes filled -> connected components
-  filtered by size and shape (square vs round is learned from the examples too).
+  filtered by size and shape (square vs round is learned from the examples too); a second look
+  with an opening about half a die wide frees dice touched by lines or shapes of their colour.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
-  gradient magnitude plus the high-pass luminance of the inner area. Rotation is handled by
-  matching the query in 4x3 (dice) or 24 (tokens) rotations against the stored examples.
-* **Decision**: nearest examples per (type, face), the colour distance as a penalty, and a margin
-  between the best and the runner-up. Too small a margin, too weak a match or an unknown colour
-  -> abstain with a reason.
+  gradient magnitude plus the high-pass luminance of the inner area (24x24 grid). Rotation is
+  handled by matching the query in 4x3 (dice) or 24 (tokens) rotations against the stored
+  examples (each stored with small shifts and scalings).
+* **Decision**: each (type, face) scores by the mean of its two best-matching examples, minus the
+  colour distance as a penalty; a margin between the best and the runner-up. Too small a margin,
+  too weak a match or an unknown colour -> abstain with a reason. A sure reading is not tried on
+  the other outlines found at its place (speed).
 
 Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) -> list[dict]``,
 ``segment_single(image) -> mask``, ``SetModel.to_arrays()/from_arrays()`` for caching.
@@ -735,7 +743,8 @@ def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, f
     _, lbl, _ = cv2.kmeans(lab[::4], k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
     centres = np.array([lab[::4][lbl.ravel() == j].mean(axis=0) if np.any(lbl.ravel() == j) else np.full(3, 1e6)
                         for j in range(k)], np.float32)
-    full_lbl = np.argmin(((lab[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1).reshape(h, w)
+    # nearest centre: |x - c|^2 = |x|^2 - 2 x.c + |c|^2, and |x|^2 is the same for every centre
+    full_lbl = np.argmin((centres * centres).sum(axis=1)[None] - 2.0 * (lab @ centres.T), axis=1).reshape(h, w)
     for j in range(k):
         mj = np.where(full_lbl == j, 255, 0).astype(np.uint8)
         for c in _components(mj, max(40.0, 0.002 * h * w), "square", True):
