@@ -78,6 +78,8 @@ _FAINT = 0.35  # a face's pip contrast below this share of the other dice' (and 
 _GHOST = 2.2  # a pip beside one of its size with this many times its contrast is a ghost
 _BIG_PIP_R = 11.0  # pips this big (px) are read again on a half-size copy (dice of 150 px and more)
 _BIG_SIDE = 160  # ... when that copy is at least this large
+_LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this big (px of the picture)
+_LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -1054,6 +1056,97 @@ def _smear(f: _Face) -> float:
     return math.sqrt(f.roundness)
 
 
+def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], pips: list[Pip],
+               scale: float) -> list[_Face]:
+    """Dice whose 1 face carries an engraved logo instead of a pip: a mark of the pips' colour,
+    bigger than a pip and of any shape, alone in the middle of a face as big as the other dice'
+    faces and of their body colour, which ends all round. Only beside dice read with pips (their
+    size and colour are what a logo die must match)."""
+    sure = [f for f in faces if f.ok and len(f.pips) >= 2]
+    if not sure:
+        return []
+    h, w = img.shape[:2]
+    out: list[_Face] = []
+    for pol in {f.polarity for f in sure}:
+        mine = [f for f in sure if f.polarity == pol]
+        r = float(np.median([f.r for f in mine]))
+        s = _face_size(mine[0]) if len(mine) == 1 else float(np.median([_face_size(f) for f in mine]))
+        bodies = np.array([_face_body(img, f) for f in mine])
+        if s < _LOGO_MIN_FACE * scale:
+            continue  # a logo on a die this small cannot be told from a smudge
+        # marks of the pips' colour, sought on a half-size copy (cheaper; a logo is big)
+        gs = gs_by_pol[pol]
+        small = cv2.resize(gs, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        block = max(3, int(0.4 * s)) | 1
+        mask = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
+        n, _lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for k in range(1, n):
+            area = 4 * stats[k, cv2.CC_STAT_AREA]
+            side = 2 * max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
+            if not (0.5 * math.pi * r * r <= area <= 10 * math.pi * r * r and 2.5 * r <= side <= 0.6 * s):
+                continue
+            cx, cy = (2 * float(v) + 0.5 for v in cents[k])
+            if not (s < cx < w - 1 - s and s < cy < h - 1 - s):
+                continue
+            if any(0.5 * side < math.hypot(p.x - cx, p.y - cy) < 0.45 * s for p in pips if p.polarity == pol):
+                continue  # pips on the face around the mark: a die with pips (read or not)
+            if _is_logo_die(img, mask, cx / 2, cy / 2, side / 2, s / 2, bodies, 2):
+                spot = float(gs[int(cy), int(cx)])
+                ring = float(np.median(_ring_samples(gs, cx, cy, 0.3 * s, 0.3 * s, 0.0, 1.0, n=16)))
+                logo = Pip(cx, cy, r, r, 0.0, ring - spot, ring, spot, pol)
+                out.append(_Face([], [logo], cx, cy, r, 1.0, True, 0.5, "", pol))
+    return out
+
+
+def _face_body(img: _Lab, f: _Face) -> np.ndarray:
+    """Median Lab colour of a face's body (rings around its pips)."""
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(min(p.x for p in f.pips) - 3 * f.r)), max(0, int(min(p.y for p in f.pips) - 3 * f.r))
+    x1, y1 = min(w, int(max(p.x for p in f.pips) + 3 * f.r) + 1), min(h, int(max(p.y for p in f.pips) + 3 * f.r) + 1)
+    lab = img.crop(y0, y1, x0, x1)
+    t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    xs = np.concatenate([p.x + 2.0 * p.a * np.cos(t) for p in f.pips]).round().astype(int) - x0
+    ys = np.concatenate([p.y + 2.0 * p.a * np.sin(t) for p in f.pips]).round().astype(int) - y0
+    xs, ys = np.clip(xs, 0, lab.shape[1] - 1), np.clip(ys, 0, lab.shape[0] - 1)
+    return np.median(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
+
+
+def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float, ms: float,
+                 bodies: np.ndarray, k: int) -> bool:
+    """The checks of _logo_ones for one mark (centre, size and face size in ``mask`` pixels,
+    ``k`` times smaller than the image)."""
+    cx, cy, s = k * mx, k * my, k * ms
+    h, w = img.shape[:2]
+    reach = int(0.95 * s) + 2
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    lab = img.crop(y0, min(h, int(cy) + reach + 1), x0, min(w, int(cx) + reach + 1)).astype(np.float32)
+    t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ks = np.arange(0.3, 0.96, 0.05) * s
+    xs = np.clip(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, 0, lab.shape[1] - 1)
+    ys = np.clip(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, 0, lab.shape[0] - 1)
+    v = lab[ys, xs]
+    # the face around the mark has the other dice' body colour ...
+    body = np.median(v[:, 0], axis=0)
+    if float(np.min(np.linalg.norm(bodies - body, axis=1))) > _LOGO_BODY:
+        return False
+    if np.mean(np.linalg.norm(v[:, 0] - body, axis=1) < _LOGO_BODY) < 0.8:
+        return False
+    # ... and ends all round at about half a face (the die's edge; diagonals up to 0.75)
+    off = np.linalg.norm(v - body, axis=2) > _LOGO_BODY
+    ends = np.where(off.any(axis=1), ks[np.argmax(off, axis=1)], np.inf) / s
+    if np.count_nonzero((ends > 0.38) & (ends < 0.85)) < 13:
+        return False
+    # ... and is clean: no other marks between the logo and the face's edge
+    mr = int(0.45 * ms) + 1
+    yy, xx = np.mgrid[-mr:mr + 1, -mr:mr + 1]
+    rr = np.hypot(xx, yy)
+    ring = (rr > 0.5 * mark + 1) & (rr < 0.4 * ms)
+    ym, xm = int(round(my)) - mr, int(round(mx)) - mr
+    if ym < 0 or xm < 0 or ym + 2 * mr + 1 > mask.shape[0] or xm + 2 * mr + 1 > mask.shape[1]:
+        return False
+    return float(np.mean(mask[ym:ym + 2 * mr + 1, xm:xm + 2 * mr + 1][ring] > 0)) < 0.03
+
+
 def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
     """Marks in a basket's weave or a printed pattern can fall into a pip pattern; beside the
     real dice of the picture they are far fainter and smaller (dice of other colours differ in
@@ -1509,6 +1602,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
             # Two dots among more marks are far more often a dotted print than a die
             f.reason = "not a die" if len(f.pips) == 2 else "doubtful: pip-like marks on the face that fit no pattern"
     faces = [f for f in faces if f.reason != "not a die"]
+    faces += _logo_ones(lab, gs_by_pol, faces, pips, scale)
     out = []
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):

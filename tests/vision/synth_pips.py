@@ -56,6 +56,7 @@ class Die:
     cocked: bool = False
     pip_ratio: float = 0.2  # pip diameter / face side
     finish: str = "plain"  # plain | marbled (swirls of a second colour) | translucent (see-through)
+    logo: str = ""  # a 1 face engraved with a logo instead of its pip: "star" | "ring" | "letters"
 
 
 @dataclass
@@ -163,6 +164,9 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
     rim = tuple(int(v * 0.7) for v in body)
     cv2.polylines(img, [np.round(top * 16).astype(np.int32)], True, rim, max(1, int(d.size / 20)), cv2.LINE_AA, 4)
     rad = d.size * d.pip_ratio / 2
+    if d.value == 1 and d.logo:
+        _draw_logo(img, d, m, c, pip)
+        return {"x": float(d.x), "y": float(d.y), "value": d.value, "cocked": d.cocked, "size": d.size}
     for (u, v) in PIP_LAYOUT[d.value]:
         q = np.array([u, v]) @ m.T + c
         # a pip is a disc on the face: an ellipse under the same map
@@ -173,6 +177,29 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                     (max(1, int(round(ss[0] * 16))), max(1, int(round(ss[1] * 16)))), ang, 0, 360, pip, -1,
                     cv2.LINE_AA, 4)
     return {"x": float(d.x), "y": float(d.y), "value": d.value, "cocked": d.cocked, "size": d.size}
+
+
+def _draw_logo(img: np.ndarray, d: Die, m: np.ndarray, c: np.ndarray, ink: tuple) -> None:
+    """A maker's logo engraved on the 1 face in place of its pip: a five-pointed star, a ring
+    with a dot, or two letters; about a third of the face across, in the pip colour."""
+    def to_img(pts: np.ndarray) -> np.ndarray:  # face units (-1..1) -> image pixels x 16
+        return np.round((pts @ m.T + c) * 16).astype(np.int32)
+
+    if d.logo == "star":
+        t = np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1]
+        rr = np.where(np.arange(10) % 2 == 0, 0.38, 0.16)
+        cv2.fillPoly(img, [to_img(np.stack([rr * np.cos(t), rr * np.sin(t)], axis=1))], ink, cv2.LINE_AA, 4)
+    elif d.logo == "ring":
+        t = np.linspace(0, 2 * np.pi, 40)
+        ring = np.stack([np.cos(t), np.sin(t)], axis=1)
+        cv2.polylines(img, [to_img(ring * 0.32)], True, ink, max(1, int(d.size * 0.05)), cv2.LINE_AA, 4)
+        cv2.fillPoly(img, [to_img(ring * 0.09)], ink, cv2.LINE_AA, 4)
+    else:  # letters: a bold "C" and "X" side by side
+        t = np.linspace(0.25 * np.pi, 1.75 * np.pi, 20)
+        arc = np.stack([-0.17 + 0.17 * np.cos(t), 0.22 * np.sin(t)], axis=1)
+        cv2.polylines(img, [to_img(arc)], False, ink, max(1, int(d.size * 0.05)), cv2.LINE_AA, 4)
+        for a, b in (((0.08, -0.22), (0.36, 0.22)), ((0.36, -0.22), (0.08, 0.22))):
+            cv2.polylines(img, [to_img(np.array([a, b]))], False, ink, max(1, int(d.size * 0.05)), cv2.LINE_AA, 4)
 
 
 def _fill_finish(img: np.ndarray, d: Die, top: np.ndarray, body: tuple, pip: tuple, m: np.ndarray,

@@ -427,3 +427,22 @@ def test_big_dice_up_to_200_px_and_beyond(size):
                             value)
             dice = read_pips(img)
             assert [d["value"] for d in dice] == [value], (size, value, colour, dice)
+
+
+@pytest.mark.parametrize("size", [40, 60, 90])
+def test_logo_on_the_one_face_reads_as_one(size):
+    """Some dice carry a maker's logo instead of the 1 pip (a star, a ring, letters): beside dice
+    read with pips, a mark alone in the middle of a face of their size and colour is a 1."""
+    logos = [("white", "star"), ("red", "ring"), ("black", "letters"), ("ivory", "star")]
+    dice = [Die(100 + 130 * k, 150, size, 1, angle=15 * k, colour=c, logo=logo) for k, (c, logo) in enumerate(logos)]
+    dice += [Die(100 + 130 * k, 330, size, k + 2, angle=10 * k, colour=c)
+             for k, (c, _l) in enumerate(logos)]
+    _dice, pairs, extra = _read_truth(Scene(dice=dice, tilt=0.1), seed=1)
+    assert len(pairs) == 8 and all(v == got for v, got in pairs), pairs
+    assert all(d["value"] is None for d in extra), extra  # at most an abstention on a side face
+
+
+def test_a_lone_logo_like_mark_without_dice_is_not_a_one():
+    """Without dice read by their pips there is nothing to match a logo die against."""
+    img, _ = render(Scene(dice=[Die(320, 240, 60, 1, colour="white", logo="star")], tilt=0.1), 1)
+    assert read_pips(img) == []
