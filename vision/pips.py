@@ -23,8 +23,15 @@ The pipeline is classical and runs in a few milliseconds on one core:
    pip-dark marks on a face that its pattern does not explain give ``value: None`` with a
    reason starting "doubtful"; a 3 in a line with a matching column beside it is a 6.
 
-Small dice (tiny pips at the finest scale, dice of about 25 px or less) are read on a copy
-enlarged 1.5 times: their packed pips separate and the pip tests work above the pixel grid.
+Sizes. Small dice (tiny pips at the finest scale, dice of about 25 px or less) are read on a copy
+enlarged 1.75 times: their packed pips separate and the pip tests work above the pixel grid.
+Dice of 150 px and more are read on a half-size copy. Pictures larger than 900 px (a phone) are
+read on a 640 px copy first, then on larger copies while the pips there are small.
+
+Other dice and light. Ghosts (faint pips of a translucent die's other faces beside its crisp
+top-face pips) are dropped; a logo in place of the 1 pip is read as 1 when it sits alone on a
+face of the other dice' size and colour; a dim picture's colours are brightened for the colour
+tests; the two pips of a 2 must share one paint; dots in a row are no 4, 5 or 6.
 """
 
 from __future__ import annotations
