@@ -689,8 +689,8 @@ def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
     k = max(1, int(round(0.4 * p.b)))
     x, y = int(round(p.x)), int(round(p.y))
     h, w = img.shape[:2]
-    return img.crop(max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1)).reshape(
-        -1, img.crop(0, 1, 0, 1).shape[-1]).astype(np.float32).mean(axis=0)
+    patch = img.crop(max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1))
+    return patch.reshape(-1, patch.shape[-1]).astype(np.float32).mean(axis=0)
 
 
 def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
