@@ -151,25 +151,28 @@ class _Masks:
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
+               bars: bool | list = False) -> list[Pip]:
     """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
     (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
     With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
-    (see :func:`_regions`).
+    (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
+    (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
+    such bars go to it instead (the other pips are the same as without ``bars``).
     """
     pips: list[Pip] = []
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
         pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
-                                  seen if k == 0 else None))
+                                  seen if k == 0 else None, bars))
     return pips
 
 
 def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float, seen: list | None = None) -> list[Pip]:
+                  f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
@@ -183,12 +186,19 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     if seen is not None:
         # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
         seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
-    ok = (area >= max(4 / f, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
-    ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
-    ok &= (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
+    whole = (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
+    big_enough = area >= max(4 / f, math.pi * rmin * rmin * 0.3)
+    ok = big_enough & (area <= math.pi * rmax * rmax * 1.3)
+    ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2) & whole
     fill = area / np.maximum(bw * bh, 1)
     ok &= (fill > 0.45) & (fill < 0.95)
-    idx = np.nonzero(ok)[0]
+    # Two or three touching pips in a row (a small die's 6) make a bar longer than one pip:
+    # it goes on to the shape tests, to be split there (``barish``).
+    long_side = np.maximum(bw, bh)
+    bar = (~ok & big_enough & whole & (long_side > 2 * rmax + 2) & (long_side <= 6.8 * rmax + 2)
+           & (np.minimum(bw, bh) >= 2) & (area <= math.pi * 3.4 * rmax * rmax * 1.3)
+           & (fill > 0.25) & (fill < 0.95)) if (bars is True or isinstance(bars, list)) and f == 1.0 else np.zeros_like(ok)
+    idx = np.nonzero(ok | bar)[0]
     if idx.size == 0:
         return pips
     # Quick contrast test on 8 ring points before any per-blob work.
@@ -200,38 +210,33 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
     med = np.median(ringv, axis=1)
     con = med - spotv
-    good = (con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)
-    # Shape tests per blob; the ring samples of the blobs that pass are taken all at once.
+    good = ((con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)) | bar[idx]
+    # Shape tests per blob (second moments of all blobs' pixels at once); the ring samples of
+    # the blobs that pass are taken all at once too.
+    sel = idx[good]
     cand = []
-    for i in idx[good] + 1:
-        i0 = i - 1
-        x0, y0, ww, hh = int(x0s[i0]), int(y0s[i0]), int(bw[i0]), int(bh[i0])
-        crop = (labels[y0:y0 + hh, x0:x0 + ww] == i).astype(np.uint8)
-        m = cv2.moments(crop, binaryImage=True)
-        if m["m00"] <= 0:
-            continue
-        cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    if sel.size:
+        mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+        common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
         l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-        if l2 <= 0:
-            continue
-        a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
+        a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
+        b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
         # Two or three touching pips (a 6 on a small die) make one bar: split below.
-        barish = rmax < a <= 3.4 * rmax and rmin <= b <= rmax and b / a >= 0.22
-        if (a < rmin or a > rmax or b / a < 0.25) and not barish:
-            continue
-        efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
-        if not 0.78 < efill < 1.2:
-            continue
-        th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
-        spot = float(gs[int(round(cy)), int(round(cx))])
-        cand.append((cx, cy, a, b, th, spot, barish))
+        barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
+        ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+        th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+        for k in np.flatnonzero(ok).tolist():
+            cx, cy = float(cents[sel[k], 0]), float(cents[sel[k], 1])
+            spot = float(gs[int(round(cy)), int(round(cx))])
+            cand.append((cx, cy, float(a[k]), float(b[k]), float(th[k]), spot, bool(barish[k]), bool(bar[sel[k]])))
     if not cand:
         return pips
     rings = _ring_samples_many(gs, cand, 1.5)
     rings.sort(axis=1)
-    for ring, (cx, cy, a, b, th, spot, barish) in zip(rings, cand, strict=True):
+    for ring, (cx, cy, a, b, th, spot, barish, from_bar) in zip(rings, cand, strict=True):
+        into = bars if from_bar and isinstance(bars, list) else pips
         rmean = float(0.5 * (ring[7] + ring[8]))  # median of 16
         contrast = rmean - spot
         if contrast < 30:
@@ -245,10 +250,12 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    pips.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
+                    into.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
                 continue
             if barish:
                 continue
+        if into is not pips:
+            continue
         # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
         # (a 6's packed columns), the spread of the body samples beyond them.
         lo = 6 if np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
@@ -265,6 +272,26 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
         pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
     return pips
+
+
+def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray,
+                  bh: np.ndarray, cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Normalised central second moments (mu20, mu02, mu11 over the area) of the labelled
+    blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
+    pixels of their bounding boxes, all blobs at once."""
+    bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
+    sizes = w * h
+    owner = np.repeat(np.arange(sel.size), sizes)
+    off = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    wo = w[owner]
+    ys, xs = by[owner] + off // wo, bx[owner] + off % wo
+    hit = labels[ys, xs] == sel[owner] + 1
+    owner = owner[hit]
+    dx = xs[hit] - cents[sel, 0][owner]
+    dy = ys[hit] - cents[sel, 1][owner]
+    n = np.maximum(np.bincount(owner, minlength=sel.size), 1)
+    return (np.bincount(owner, dx * dx, sel.size) / n, np.bincount(owner, dy * dy, sel.size) / n,
+            np.bincount(owner, dx * dy, sel.size) / n)
 
 
 def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
@@ -1066,25 +1093,29 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
 
 
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
-              seen: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
+              seen: list | None = None, bars: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
     (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
-    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought."""
+    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought.
+    ``bars``: see :func:`_find_pips`."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen)}
-    if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
+    # Deciding whether the pips are tiny, count pips split from bars too: on small, blurred
+    # dice a 6's columns may all be bars at this size.
+    pieces: list[Pip] = []
+    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen, pieces if stop_if_tiny else bars),
+            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
+    if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest))
-            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest)))
+    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest, bars=bars))
+            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest, bars=bars)))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -1144,8 +1175,8 @@ def _cover(occ: np.ndarray, x0: int, y0: int, x1: int, y1: int, out: list) -> No
     out.append((x0, y0, x1, y1))
 
 
-def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
-                 coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coarse: bool = True,
+                 bars: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """:func:`_all_pips`, searching only inside ``regions`` (see :func:`_regions`).
 
     The regions are packed side by side into one smaller picture (a mosaic, each region
@@ -1172,8 +1203,8 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
     for pol, gp, hp in ((+1, gs, half_s), (-1, 255 - gs, 255 - half_s)):
-        ps = (_find_pips((full, gp), (full, gp), pol, (0,))
-              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,)))
+        ps = (_find_pips((full, gp), (full, gp), pol, (0,), bars=bars)
+              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,), bars=bars))
         out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
     return out, gs_by_pol
 
@@ -1261,13 +1292,13 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
             # Small dice (about 25 px or less): their packed pips touch at this resolution
             # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
             # better. Only the parts of it around spots seen here are searched.
-            return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE))[0]
+            return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0]
         return _read_at(img, 1.0, (gray, *found))[0]
     # Large photos (a phone camera) are read on a copy of at most _MAX_SIDE pixels; when the
     # pips there are tiny (many small dice far away), once more at twice that size.
     out, tiny = _read_at(img, _MAX_SIDE / side)
     if tiny and side > _MAX_SIDE * 1.2:
-        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side))
+        out2, _ = _read_at(img, min(1.0, 2 * _MAX_SIDE / side), tiny=True)
         if sum(d["value"] is not None for d in out2) >= sum(d["value"] is not None for d in out):
             out = out2
     return out
@@ -1288,9 +1319,10 @@ def _tiny_pips(pips: list[Pip]) -> bool:
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
-             regions: list | None = None) -> tuple[list[dict], bool]:
+             regions: list | None = None, tiny: bool = False) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
-    With ``regions`` (rectangles in the scaled image), pips are sought only there."""
+    With ``regions`` (rectangles in the scaled image), pips are sought only there; ``tiny``
+    (the pips are known to be small) also tries bars of touching pips."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -1298,7 +1330,8 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray) if regions is None else _all_pips_in(gray, regions)
+        pips, gs_by_pol = (_all_pips(gray, bars=tiny) if regions is None
+                           else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces)
