@@ -8,6 +8,7 @@ What it can draw (all options in ``Scene``):
 * dice of any body and pip colour (dark pips on light dice, light pips on dark dice), any size
   (about 18 px and up), any rotation, with the near side face visible (perspective), touching
   each other, or cocked (top face tilted: squeezed and sheared, two side faces showing);
+  translucent dice (``Die.opacity`` < 1: the tray shows through the body, tinted by it);
 * backgrounds: plain grey tray, wood grain, a mat of dots, printed text, coins, noise;
 * lighting: a soft drop shadow per die, a glare spot, global blur, sensor noise, JPEG.
 """
@@ -55,6 +56,7 @@ class Die:
     colour: str = "white"
     cocked: bool = False
     pip_ratio: float = 0.2  # pip diameter / face side
+    opacity: float = 1.0  # below 1: a translucent body (the tray shows through, tinted); pips stay opaque
 
 
 @dataclass
@@ -132,13 +134,20 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
     top = corners @ m.T + c
     side_h = d.size * scene.tilt * (1.6 if d.cocked else 1.0)
     darker = tuple(int(v * 0.72) for v in body)
-    if scene.shadow:
+    if scene.shadow and d.opacity < 1.0:  # a translucent die casts a lighter, tinted shadow
+        sh = np.zeros(img.shape[:2], np.float32)
+        cv2.fillConvexPoly(sh, np.round(top + [d.size * 0.12, side_h + d.size * 0.1]).astype(np.int32), 1.0,
+                           cv2.LINE_AA)
+        sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, d.size * 0.12))
+        img[:] = (img.astype(np.float32) * (1 - 0.25 * sh[:, :, None])).astype(np.uint8)
+    elif scene.shadow:
         sh = np.zeros(img.shape[:2], np.float32)
         cv2.fillConvexPoly(sh, np.round(top + [d.size * 0.12, side_h + d.size * 0.1]).astype(np.int32), 1.0,
                            cv2.LINE_AA)
         sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, d.size * 0.12))
         img[:] = (img.astype(np.float32) * (1 - 0.45 * sh[:, :, None])).astype(np.uint8)
     # Side faces that point towards the camera (their outward normal has +y in the image).
+    under = img.copy() if d.opacity < 1.0 else None
     order = np.argsort([(top[i][1] + top[(i + 1) % 4][1]) for i in range(4)])[::-1]
     sides = order[:2] if d.cocked else order[:1] if d.angle % 90 == 0 else order[:2]
     for i in sides:
@@ -158,6 +167,13 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
     # rounded edges of a real die catch less light: a darker rim around the top face
     rim = tuple(int(v * 0.7) for v in body)
     cv2.polylines(img, [np.round(top * 16).astype(np.int32)], True, rim, max(1, int(d.size / 20)), cv2.LINE_AA, 4)
+    if under is not None:
+        # Translucent: what lies under the die shows through, tinted by the body colour (and
+        # a little brighter, light is gathered in the body); pips are painted on, opaque.
+        drawn = np.any(img != under, axis=2)
+        tint = np.clip(under.astype(np.float32) * (np.array(body, np.float32) / 255.0) * 1.5 + 25, 0, 255)
+        mix = d.opacity * img.astype(np.float32) + (1 - d.opacity) * tint
+        img[drawn] = mix[drawn].astype(np.uint8)
     rad = d.size * d.pip_ratio / 2
     for (u, v) in PIP_LAYOUT[d.value]:
         q = np.array([u, v]) @ m.T + c
@@ -194,8 +210,9 @@ def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[dict]]:
 
 def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (28, 70),
                  colours: tuple[str, ...] = tuple(COLOURS), background: str | None = None,
-                 touching: bool = False) -> Scene:
-    """A random tray: dice on a grid with jitter so they never overlap (touching if asked)."""
+                 touching: bool = False, translucent: float = 0.0) -> Scene:
+    """A random tray: dice on a grid with jitter so they never overlap (touching if asked);
+    about the fraction ``translucent`` of them are translucent (opacity 0.45-0.7)."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 9)) if n is None else n
     s = float(rng.uniform(*size))
@@ -210,6 +227,10 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
         dice.append(Die(cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), s,
                         int(rng.integers(1, 7)), angle=0.0 if touching else float(rng.uniform(0, 90)),
                         colour=str(rng.choice(list(colours))), pip_ratio=float(rng.uniform(0.15, 0.22))))
+    if translucent > 0:  # drawn after the layout, so scenes without translucent dice are unchanged
+        for d in dice:
+            if rng.random() < translucent:
+                d.opacity = float(rng.uniform(0.45, 0.7))
     return Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
                  tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
                  blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),
