@@ -299,6 +299,9 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
     show as dark dips with lighter necks between them: returns (x, y, radius, darkness) of
     each pip, or [] for a bar without necks (one stretched pip)."""
+    # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
+    if all(abs(2 * (a - 0.5) / k - 2 * (b - 0.5)) > 0.4 * (2 * (a - 0.5) / k) for k in (3, 2)):
+        return []
     ca, sa = math.cos(th), math.sin(th)
     ts = np.arange(-a, a + 0.01, 0.5)
     xs = np.clip(np.round(cx + ts * ca).astype(int), 0, gs.shape[1] - 1)
@@ -308,18 +311,33 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     contrast = body - core
     if contrast < 30:
         return []
+    tl, vl = ts.tolist(), v.tolist()
     for k in (3, 2):
         step = 2 * (a - 0.5) / k
         if abs(step - 2 * (b - 0.5)) > 0.4 * step:
             continue  # the pieces would not be round
         centres = [-(a - 0.5) + step * (i + 0.5) for i in range(k)]
         necks = [-(a - 0.5) + step * (i + 1) for i in range(k - 1)]
-        vc = [float(np.interp(c, ts, v)) for c in centres]
-        vn = [float(np.interp(n, ts, v)) for n in necks]
+        vc = [_interp(c, tl, vl) for c in centres]
+        vn = [_interp(n, tl, vl) for n in necks]
         if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
             r = 0.5 * step + 0.5
             return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
     return []
+
+
+def _interp(x: float, xp: list[float], fp: list[float]) -> float:
+    """``np.interp(x, xp, fp)`` for one x and short increasing lists (same arithmetic)."""
+    if x <= xp[0]:
+        return fp[0]
+    if x >= xp[-1]:
+        return fp[-1]
+    j = 0
+    while xp[j + 1] <= x:
+        j += 1
+    if x == xp[j]:
+        return fp[j]
+    return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (x - xp[j]) + fp[j]
 
 
 def _dedupe(pips: list[Pip]) -> list[Pip]:
@@ -602,7 +620,8 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
         ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
         if ring.min() < p.spot + 0.6 * p.contrast:
             return False
-        if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.3 * p.contrast + 6:
+        p10, p90 = np.percentile(ring, (10, 90))
+        if p90 - p10 > 0.3 * p.contrast + 6:
             return False
     return True
 
@@ -617,7 +636,7 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         x, y = int(round(cx - k * hy)), int(round(cy + k * hx))
         if not (1 <= x < gs.shape[1] - 1 and 1 <= y < gs.shape[0] - 1):
             return False
-        v = float(gs[y - 1:y + 2, x - 1:x + 2].mean())
+        v = int(gs[y - 1:y + 2, x - 1:x + 2].sum()) / 9
         if abs(v - body) > 0.3 * contrast + 8:
             return False
     return True
@@ -1019,7 +1038,7 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
     level = statistics.median([0.5 * (p.ring + p.spot) for p in f.pips])
     dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     near = np.zeros(dark.shape, bool)
     for p in f.pips:
         near |= (xx - p.x) ** 2 + (yy - p.y) ** 2 <= (1.4 * p.a) ** 2
@@ -1074,7 +1093,7 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
         xi, yi = int(round(x)), int(round(y))
         if not (1 <= xi < w - 1 and 1 <= yi < h - 1):
             return -1.0
-        return float(gs[yi - 1:yi + 2, xi - 1:xi + 2].mean())
+        return int(gs[yi - 1:yi + 2, xi - 1:xi + 2].sum()) / 9
 
     for sign in (1.0, -1.0):
         for k in (1.0, 0.85, 1.15):
