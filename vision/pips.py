@@ -49,8 +49,9 @@ _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarge
 _UPSCALE = 1.5  # ... this much larger, searched only around spot-sized blobs seen at full size:
 _SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
 _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
-_CELL = 8  # ... marked on a grid of cells this large, and packed with frames this wide (px):
-_FRAME = 2
+_CELL = 4  # ... marked on a grid of cells this large (grouped when closer than 2 * _LINK px),
+_LINK = 6
+_FRAME = 2  # ... and packed into one mosaic with frames this wide (px)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -1140,58 +1141,37 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
 
 def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> list[tuple[int, int, int, int]]:
     """Where to look for pips on a copy enlarged ``scale`` times: rectangles ``(x0, y0, x1, y1)``
-    (even, in the copy's pixels) around every spot-sized blob ``seen`` at the finest scale of
-    the original, with room for a die around it and for the pip tests' context.
+    (even, in the copy's pixels; they may overlap) around the spot-sized blobs ``seen`` at the
+    finest scale of the original, with room for the pip tests' context.
 
     A tray of many small dice is mostly plain tray: searching only around what could be a
-    pip (or a small die's merged pips) saves most of the work on the enlarged copy."""
+    pip (or a small die's merged pips) saves most of the work on the enlarged copy. Blobs
+    closer than about 2 * _LINK px (the pips of one die) share one rectangle."""
     h, w = shape[:2]
     c = _CELL
     occ = np.zeros(((h + c - 1) // c, (w + c - 1) // c), np.uint8)
     boxes = np.concatenate(seen) if seen else np.zeros((0, 4), np.int32)
-    if len(boxes):
-        m = _ROI_PAD
-        cx0 = np.maximum(boxes[:, 0] - m, 0) // c
-        cy0 = np.maximum(boxes[:, 1] - m, 0) // c
-        cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
-        cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
-        for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
-            occ[b:d, a:e] = 1
-    rects: list[tuple[int, int, int, int]] = []
-    _cover(occ, 0, 0, occ.shape[1], occ.shape[0], rects)
+    if len(boxes) == 0:
+        return []
+    m = _LINK
+    cx0 = np.maximum(boxes[:, 0] - m, 0) // c
+    cy0 = np.maximum(boxes[:, 1] - m, 0) // c
+    cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
+    cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
+    for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
+        occ[b:d, a:e] = 1
+    _n, _lab, st, _ = cv2.connectedComponentsWithStats(occ, connectivity=8)
     sw, sh = int(round(w * scale)), int(round(h * scale))
     out = []
-    for x0, y0, x1, y1 in rects:
-        x0 = int(math.floor(x0 * c * scale)) // 2 * 2
-        y0 = int(math.floor(y0 * c * scale)) // 2 * 2
-        x1 = min(sw, (int(math.ceil(x1 * c * scale)) + 1) // 2 * 2)
-        y1 = min(sh, (int(math.ceil(y1 * c * scale)) + 1) // 2 * 2)
+    pad = _ROI_PAD - m
+    for gx, gy, gw, gh in st[1:, :4].tolist():
+        x0 = int(math.floor(max(0, gx * c - pad) * scale)) // 2 * 2
+        y0 = int(math.floor(max(0, gy * c - pad) * scale)) // 2 * 2
+        x1 = min(sw, (int(math.ceil(min(w, (gx + gw) * c + pad) * scale)) + 1) // 2 * 2)
+        y1 = min(sh, (int(math.ceil(min(h, (gy + gh) * c + pad) * scale)) + 1) // 2 * 2)
         if x1 - x0 >= 16 and y1 - y0 >= 16:
             out.append((x0, y0, x1, y1))
     return out
-
-
-def _cover(occ: np.ndarray, x0: int, y0: int, x1: int, y1: int, out: list) -> None:
-    """Rectangles (in cells) that cover the marked cells of ``occ`` inside ``[x0, x1) x
-    [y0, y1)``: the box of the marked cells, cut (recursively) along every row and column of
-    it that is wholly unmarked. No cut runs through a marked cell, so none cuts a pip."""
-    sub = occ[y0:y1, x0:x1]
-    for axis in (1, 0):
-        marked = sub.any(axis=axis)
-        idx = np.flatnonzero(marked)
-        if idx.size == 0:
-            return
-        gaps = np.flatnonzero(np.diff(idx) > 1)
-        if gaps.size or idx[0] > 0 or idx[-1] < marked.size - 1:
-            starts = [int(idx[0])] + [int(idx[g + 1]) for g in gaps]
-            ends = [int(idx[g]) + 1 for g in gaps] + [int(idx[-1]) + 1]
-            for a, b in zip(starts, ends, strict=True):
-                if axis == 1:
-                    _cover(occ, x0, y0 + a, x1, y0 + b, out)
-                else:
-                    _cover(occ, x0 + a, y0, x0 + b, y1, out)
-            return
-    out.append((x0, y0, x1, y1))
 
 
 def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coarse: bool = True,
