@@ -353,10 +353,10 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
     # dup[i, j]: pip i (smaller or equal, later) repeats the kept pip j
     dup = (d2 < (0.8 * aa[None, :]) ** 2) & (aa[None, :] < 1.7 * aa[:, None])
-    keep = np.zeros(len(pips), bool)
-    for i in range(len(pips)):
-        if not (dup[i, :i] & keep[:i]).any():
-            keep[i] = True
+    keep = np.ones(len(pips), bool)
+    for i, j in zip(*np.nonzero(np.tril(dup, -1)), strict=True):  # row by row: keep[j] is final
+        if keep[j]:
+            keep[i] = False
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
     k = np.nonzero(keep)[0]
     dk = d2[np.ix_(k, k)]
@@ -800,6 +800,8 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     """The two rows of a 6 with big spacing between them come out as two parallel 3s side by
     side: join them when together they make a 6 on one unbroken face."""
     threes = [i for i, f in enumerate(faces) if f.ok and len(f.pips) == 3]
+    extent = {i: max(max(p.x for p in faces[i].pips) - min(p.x for p in faces[i].pips),
+                     max(p.y for p in faces[i].pips) - min(p.y for p in faces[i].pips)) for i in threes}
     used: set[int] = set()
     joined = []
     for a_i in threes:
@@ -809,9 +811,7 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
             fa, fb = faces[a_i], faces[b_i]
             if fa.polarity != fb.polarity:
                 continue
-            pa = np.array([[p.x, p.y] for p in fa.pips])
-            pb = np.array([[p.x, p.y] for p in fb.pips])
-            span = 0.5 * (np.ptp(pa, axis=0).max() + np.ptp(pb, axis=0).max())
+            span = 0.5 * (extent[a_i] + extent[b_i])
             sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
             if not 0.4 * span < sep < 1.3 * span:
                 continue
