@@ -29,6 +29,7 @@ enlarged 1.5 times: their packed pips separate and the pip tests work above the 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import statistics
@@ -52,6 +53,7 @@ _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
 _CELL = 4  # ... marked on a grid of cells this large (grouped when closer than 2 * _LINK px),
 _LINK = 6
 _FRAME = 2  # ... and packed into one mosaic with frames this wide (px)
+_HALO = 0.85
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -81,6 +83,7 @@ class Pip:
     ring: float  # body level around the pip (in the pip-dark polarity)
     spot: float
     polarity: int  # +1 dark pips on a light die, -1 light pips on a dark die
+    halo: float = 1.0  # below 1: the pip's true size (half-level edge) is this much of a, b
 
     @property
     def r(self) -> float:
@@ -703,6 +706,8 @@ def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool
 
 def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
+    if p.halo < 1.0:  # a blurred small pip: reach measured from its true size
+        p = dataclasses.replace(p, a=p.a * p.halo, b=p.b * p.halo)
     asym, near, far = _body_extent(img, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
 
@@ -1205,7 +1210,40 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
         ps = (_find_pips((full, gp), (full, gp), pol, (0,), bars=bars)
               + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,), bars=bars))
         out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
+    if _HALO:
+        _shrink_halos(gs_by_pol, out)
     return out, gs_by_pol
+
+
+_RAYS = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)])
+_RAY_STEPS = np.linspace(0.2, 1.4, 25)
+
+
+def _shrink_halos(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> None:
+    """A small, blurred pip of high contrast looks larger in the pip masks than it is (its
+    halo passes the threshold far out): its size is measured again where the grey level
+    crosses half-way between pip and body; when clearly smaller, ``Pip.halo`` says by how
+    much (the rays around a lone 1 would reach past a small die's edge otherwise)."""
+    for pol in (+1, -1):
+        ps = [p for p in pips if p.polarity == pol]
+        if not ps:
+            continue
+        gs = gs_by_pol[pol]
+        h, w = gs.shape
+        x, y, a, b, th = (np.array([getattr(p, k) for p in ps])[:, None, None] for k in ("x", "y", "a", "b", "theta"))
+        ex = _RAY_STEPS[None, None, :] * a * _RAYS[None, :, 0, None]
+        ey = _RAY_STEPS[None, None, :] * b * _RAYS[None, :, 1, None]
+        xs = np.clip(np.round(x + ex * np.cos(th) - ey * np.sin(th)).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.round(y + ex * np.sin(th) + ey * np.cos(th)).astype(np.intp), 0, h - 1)
+        v = gs[ys, xs].astype(np.float32)
+        level = np.array([0.5 * (p.spot + p.ring) for p in ps], np.float32)[:, None, None]
+        above = v >= level
+        k = np.where(above.any(axis=2), _RAY_STEPS[np.argmax(above, axis=2)], _RAY_STEPS[-1])
+        kk = np.median(k, axis=1)
+        for p, f in zip(ps, kk.tolist(), strict=True):
+            r = f * p.a  # half-level radius along the major axis
+            if r + 0.5 < _HALO * p.a:
+                p.halo = (r + 0.5) / p.a
 
 
 def _pack(regions: list[tuple[int, int, int, int]], width: int) -> tuple[list[tuple[int, int]], tuple[int, int]]:
