@@ -53,7 +53,9 @@ _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
 _CELL = 4  # ... marked on a grid of cells this large (grouped when closer than 2 * _LINK px),
 _LINK = 6
 _FRAME = 2  # ... and packed into one mosaic with frames this wide (px)
-_HALO = 0.85
+_HALO = 0.85  # a pip whose half-level edge lies within this much of its mask size has a halo
+_CON_RATIO = 1.4  # pips whose contrasts differ more than this ratio ...
+_SIZE_RATIO = 1.2  # ... and sizes more than this one are on different faces (a side face)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -431,6 +433,9 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
         return False
     small = min(p.a, q.a) < 3.5
     contrast = 0.5 * (p.contrast + q.contrast)
+    dim, bright = sorted((p, q), key=lambda pp: pp.contrast)
+    if bright.contrast > _CON_RATIO * tol * dim.contrast and bright.a > _SIZE_RATIO * dim.a:
+        return False  # a side face: lit differently (its pips stand out less) and foreshortened
     # Close neighbours on one evenly lit face may differ more in roundness (perspective, a
     # pip near the face edge); far apart, a roundness step is the edge to a side face.
     twin_body = (abs(p.ring - q.ring) <= max(4.0, _TWIN_BODY * contrast)
