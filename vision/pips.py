@@ -241,14 +241,28 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
         return pips
     rings = _ring_samples_many(gs, cand, 1.5)
     rings.sort(axis=1)
-    for ring, (cx, cy, a, b, th, spot, barish, from_bar) in zip(rings, cand, strict=True):
+    cols = np.array([c[:6] for c in cand])
+    rmeans = (0.5 * (rings[:, 7] + rings[:, 8])).tolist()  # median of 16
+    contrasts = np.array(rmeans) - cols[:, 5]
+    cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
+    # A pip (over 4 px) is dark all through; a whole dark die (with light pips in it) is not.
+    inner = np.zeros(len(cand))
+    cxs, cys, as_, bs, ths = cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4]
+    ca_, sa_ = np.cos(ths), np.sin(ths)
+    for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35)):
+        iy = np.clip(np.round(cys + k * as_ * sa_ + j * bs * ca_).astype(np.intp), 0, gs.shape[0] - 1)
+        ix = np.clip(np.round(cxs + k * as_ * ca_ - j * bs * sa_).astype(np.intp), 0, gs.shape[1] - 1)
+        inner = np.maximum(inner, gs[iy, ix])
+    inner = inner.tolist()
+    for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
         into = bars if from_bar and isinstance(bars, list) else pips
-        rmean = float(0.5 * (ring[7] + ring[8]))  # median of 16
+        rmean = rmeans[n_]
         contrast = rmean - spot
         if contrast < 30:
             continue
         # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-        if np.count_nonzero(ring < spot + 0.5 * contrast) > 6:
+        cut = cuts[n_]
+        if cut > 6:
             continue
         if barish or b / a < 0.6:
             split = _split_bar(gs, cx, cy, a, b, th, rmean)
@@ -264,16 +278,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             continue
         # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
         # (a 6's packed columns), the spread of the body samples beyond them.
-        lo = 6 if np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
+        lo = 6 if cut >= 2 else 4
         if ring[12] - ring[lo] > 0.3 * contrast + 6:
             continue
-        if a > 4:
-            # A pip is dark all through; a whole dark die (with light pips in it) is not.
-            ca_, sa_ = math.cos(th), math.sin(th)
-            inner = [gs[int(round(cy + k * a * sa_ + j * b * ca_)), int(round(cx + k * a * ca_ - j * b * sa_))]
-                     for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35))]
-            if max(inner) > spot + 0.6 * contrast:
-                continue
+        if a > 4 and inner[n_] > spot + 0.6 * contrast:
+            continue
         if f != 1.0:
             cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
         pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
