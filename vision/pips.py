@@ -25,6 +25,9 @@ The pipeline is classical and runs in a few milliseconds on one core:
 
 Small dice (tiny pips at the finest scale, dice of about 25 px or less) are read on a copy
 enlarged 1.5 times: their packed pips separate and the pip tests work above the pixel grid.
+Only the parts of that copy around spots seen at full size are searched (packed into one
+mosaic), a column of touching pips that still makes one bar is split back into pips, and a
+blurred pip's true size is measured at its half-contrast edge (for the tests around a 1).
 """
 
 from __future__ import annotations
