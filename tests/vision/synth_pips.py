@@ -8,7 +8,6 @@ What it can draw (all options in ``Scene``):
 * dice of any body and pip colour (dark pips on light dice, light pips on dark dice), any size
   (about 18 px and up), any rotation, with the near side face visible (perspective), touching
   each other, or cocked (top face tilted: squeezed and sheared, two side faces showing);
-  translucent dice (``Die.opacity`` < 1: the tray shows through the body, tinted by it);
 * backgrounds: plain grey tray, wood grain, a mat of dots, printed text, coins, noise;
 * lighting: a soft drop shadow per die, a glare spot, global blur, sensor noise, JPEG.
 """
@@ -56,7 +55,7 @@ class Die:
     colour: str = "white"
     cocked: bool = False
     pip_ratio: float = 0.2  # pip diameter / face side
-    opacity: float = 1.0  # below 1: a translucent body (the tray shows through, tinted); pips stay opaque
+    finish: str = "plain"  # plain | marbled (swirls of a second colour) | translucent (see-through)
 
 
 @dataclass
@@ -134,20 +133,13 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
     top = corners @ m.T + c
     side_h = d.size * scene.tilt * (1.6 if d.cocked else 1.0)
     darker = tuple(int(v * 0.72) for v in body)
-    if scene.shadow and d.opacity < 1.0:  # a translucent die casts a lighter, tinted shadow
-        sh = np.zeros(img.shape[:2], np.float32)
-        cv2.fillConvexPoly(sh, np.round(top + [d.size * 0.12, side_h + d.size * 0.1]).astype(np.int32), 1.0,
-                           cv2.LINE_AA)
-        sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, d.size * 0.12))
-        img[:] = (img.astype(np.float32) * (1 - 0.25 * sh[:, :, None])).astype(np.uint8)
-    elif scene.shadow:
+    if scene.shadow:
         sh = np.zeros(img.shape[:2], np.float32)
         cv2.fillConvexPoly(sh, np.round(top + [d.size * 0.12, side_h + d.size * 0.1]).astype(np.int32), 1.0,
                            cv2.LINE_AA)
         sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, d.size * 0.12))
         img[:] = (img.astype(np.float32) * (1 - 0.45 * sh[:, :, None])).astype(np.uint8)
     # Side faces that point towards the camera (their outward normal has +y in the image).
-    under = img.copy() if d.opacity < 1.0 else None
     order = np.argsort([(top[i][1] + top[(i + 1) % 4][1]) for i in range(4)])[::-1]
     sides = order[:2] if d.cocked else order[:1] if d.angle % 90 == 0 else order[:2]
     for i in sides:
@@ -163,17 +155,13 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                 ang = math.degrees(math.atan2(u[1], u[0]))
                 cv2.ellipse(img, (int(q[0] * 16), int(q[1] * 16)), (ax[0] * 16, ax[1] * 16), ang, 0, 360,
                             tuple(int(v * 0.8) for v in pip), -1, cv2.LINE_AA, 4)
-    cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body, cv2.LINE_AA, 4)
+    if d.finish == "plain":
+        cv2.fillConvexPoly(img, np.round(top * 16).astype(np.int32), body, cv2.LINE_AA, 4)
+    else:
+        _fill_finish(img, d, top, body, pip, m, c, rng)
     # rounded edges of a real die catch less light: a darker rim around the top face
     rim = tuple(int(v * 0.7) for v in body)
     cv2.polylines(img, [np.round(top * 16).astype(np.int32)], True, rim, max(1, int(d.size / 20)), cv2.LINE_AA, 4)
-    if under is not None:
-        # Translucent: what lies under the die shows through, tinted by the body colour (and
-        # a little brighter, light is gathered in the body); pips are painted on, opaque.
-        drawn = np.any(img != under, axis=2)
-        tint = np.clip(under.astype(np.float32) * (np.array(body, np.float32) / 255.0) * 1.5 + 25, 0, 255)
-        mix = d.opacity * img.astype(np.float32) + (1 - d.opacity) * tint
-        img[drawn] = mix[drawn].astype(np.uint8)
     rad = d.size * d.pip_ratio / 2
     for (u, v) in PIP_LAYOUT[d.value]:
         q = np.array([u, v]) @ m.T + c
@@ -185,6 +173,42 @@ def _draw_die(img: np.ndarray, d: Die, scene: Scene, rng: np.random.Generator) -
                     (max(1, int(round(ss[0] * 16))), max(1, int(round(ss[1] * 16)))), ang, 0, 360, pip, -1,
                     cv2.LINE_AA, 4)
     return {"x": float(d.x), "y": float(d.y), "value": d.value, "cocked": d.cocked, "size": d.size}
+
+
+def _fill_finish(img: np.ndarray, d: Die, top: np.ndarray, body: tuple, pip: tuple, m: np.ndarray,
+                 c: np.ndarray, rng: np.random.Generator) -> None:
+    """The top face of a marbled die (swirls of a lighter or darker second colour through the
+    body) or of a translucent one (the table shows through, and the pips of the face below
+    show as faint ghosts, mirrored and offset)."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, np.round(top * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    layer = np.empty((h, w, 3), np.float32)
+    layer[:] = body
+    if d.finish == "marbled":
+        k = 2 * math.pi / max(6.0, d.size * 0.45)
+        phase = float(rng.uniform(0, 2 * math.pi))
+        warp = 2.5 * np.sin(ys * k * 0.6 + phase) + 2.0 * np.cos(xs * k * 0.45 - phase)
+        swirl = 0.5 + 0.5 * np.sin((xs * 0.8 + ys * 0.6) * k + warp)
+        second = np.array([min(255, v * 1.25 + 30) if sum(body) < 380 else v * 0.72 for v in body], np.float32)
+        t = (swirl ** 3)[:, :, None]
+        layer = layer * (1 - 0.8 * t) + second * 0.8 * t
+        img[:] = (img * (1 - mask[:, :, None]) + layer * mask[:, :, None]).astype(np.uint8)
+        return
+    # translucent: 55 % body colour over what lies below, plus the ghosts of the bottom face
+    alpha = 0.55
+    ghost = np.zeros((h, w), np.float32)
+    rad = d.size * d.pip_ratio / 2
+    for (u, v) in PIP_LAYOUT[7 - d.value]:
+        q = np.array([-u, v]) @ m.T + c + [d.size * 0.06, d.size * 0.1]
+        cv2.circle(ghost, (int(round(q[0] * 16)), int(round(q[1] * 16))), max(16, int(rad * 16 * 1.1)),
+                   1.0, -1, cv2.LINE_AA, 4)
+    ghost = cv2.GaussianBlur(ghost, (0, 0), max(1.0, d.size * 0.05)) * mask
+    below = img.astype(np.float32)
+    face = below * (1 - alpha) + layer * alpha
+    face = face * (1 - 0.3 * ghost[:, :, None]) + np.array(pip, np.float32) * 0.3 * ghost[:, :, None]
+    img[:] = (below * (1 - mask[:, :, None]) + face * mask[:, :, None]).astype(np.uint8)
 
 
 def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[dict]]:
@@ -212,7 +236,7 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
                  colours: tuple[str, ...] = tuple(COLOURS), background: str | None = None,
                  touching: bool = False, translucent: float = 0.0) -> Scene:
     """A random tray: dice on a grid with jitter so they never overlap (touching if asked);
-    about the fraction ``translucent`` of them are translucent (opacity 0.45-0.7)."""
+    about the fraction ``translucent`` of them have a translucent finish."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 9)) if n is None else n
     s = float(rng.uniform(*size))
@@ -230,7 +254,7 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
     if translucent > 0:  # drawn after the layout, so scenes without translucent dice are unchanged
         for d in dice:
             if rng.random() < translucent:
-                d.opacity = float(rng.uniform(0.45, 0.7))
+                d.finish = "translucent"
     return Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
                  tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
                  blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),
