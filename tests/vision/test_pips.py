@@ -347,4 +347,3 @@ def test_lone_pip_with_a_twin_on_its_face_is_not_a_one():
     image = SAMPLE / "hard" / "valid_46.jpg"
     pairs, _extra = match(yolo_labels(image), read_pips(cv2.imread(str(image))), tol=25)
     assert all(got in (v, None) for v, got in pairs), pairs
-
