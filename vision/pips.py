@@ -1242,7 +1242,7 @@ def _shrink_halos(gs_by_pol: dict[int, np.ndarray], pips: list[Pip]) -> None:
     crosses half-way between pip and body; when clearly smaller, ``Pip.halo`` says by how
     much (the rays around a lone 1 would reach past a small die's edge otherwise)."""
     for pol in (+1, -1):
-        ps = [p for p in pips if p.polarity == pol]
+        ps = [p for p in pips if p.polarity == pol and p.roundness >= 0.6]  # (a lone 1 is round)
         if not ps:
             continue
         gs = gs_by_pol[pol]
