@@ -193,12 +193,16 @@ def bench_folder(folder: Path, repeat: int, errors: bool) -> None:
 
 def bench_synthetic(n: int, repeat: int) -> None:
     """Scenes from tests/vision/synth_pips.py: many colours, grey/wood/noise tables, side faces,
-    shadows, JPEG; then crowded trays of 20 small dice (18-26 px)."""
+    shadows, JPEG; then crowded trays of 20 small dice (18-26 px); then grey trays of 25 dice of
+    22-40 px in all colours (white pips on red, blue, green, black...; dark pips on ivory,
+    white, yellow...), about a third of them translucent."""
     sys.path.insert(0, str(ROOT / "tests" / "vision"))
     import synth_pips as sp
 
     kinds = (("synthetic, 1-8 dice of 28-70 px", {}),
-             ("synthetic, 20 dice of 18-26 px", {"n": 20, "size": (18.0, 26.0), "background": "grey"}))
+             ("synthetic, 20 dice of 18-26 px", {"n": 20, "size": (18.0, 26.0), "background": "grey"}),
+             ("synthetic, 25 dice of 22-40 px, colours, translucent",
+              {"n": 25, "size": (22.0, 40.0), "background": "grey", "translucent": 0.3}))
     for name, kw in kinds:
         frames = []
         for seed in range(n):

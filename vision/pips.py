@@ -25,6 +25,8 @@ The pipeline is classical and runs in a few milliseconds on one core:
 
 Sizes. Small dice (tiny pips at the finest scale, dice of about 25 px or less) are read on a copy
 enlarged 1.75 times: their packed pips separate and the pip tests work above the pixel grid.
+Only the parts of that copy around spots seen at full size are searched (packed into one
+mosaic), and a column of touching pips that still makes one bar is split back into pips.
 Dice of 150 px and more are read on a half-size copy. Pictures larger than 900 px (a phone) are
 read on a 640 px copy first, then on larger copies while the pips there are small.
 
@@ -59,8 +61,11 @@ _UPSCALE = 1.75  # ... this much larger (real photos' small dice read best at 1.
 #                  blurrier than a render's), searched only around spot-sized blobs seen at full size:
 _SEEN_MAX = 40  # blobs up to this wide or high (px; a small die's merged 6 included) ...
 _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
-_CELL = 8  # ... marked on a grid of cells this large, and packed with frames this wide (px):
-_FRAME = 2
+_CELL = 4  # ... marked on a grid of cells this large (grouped when closer than 2 * _LINK px),
+_LINK = 6
+_FRAME = 2  # ... and packed into one mosaic with frames this wide (px)
+_CON_RATIO = 1.4  # pips whose contrasts differ more than this ratio ...
+_SIZE_RATIO = 1.2  # ... and sizes more than this one are on different faces (a side face)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
@@ -172,25 +177,28 @@ class _Masks:
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None) -> list[Pip]:
+               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
+               bars: bool | list = False) -> list[Pip]:
     """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
     (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
     With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
-    (see :func:`_regions`).
+    (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
+    (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
+    such bars go to it instead (the other pips are the same as without ``bars``).
     """
     pips: list[Pip] = []
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
         pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
-                                  seen if k == 0 else None))
+                                  seen if k == 0 else None, bars))
     return pips
 
 
 def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float, seen: list | None = None) -> list[Pip]:
+                  f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
@@ -204,12 +212,19 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     if seen is not None:
         # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
         seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
-    ok = (area >= max(4 / f, math.pi * rmin * rmin * 0.3)) & (area <= math.pi * rmax * rmax * 1.3)
-    ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2)
-    ok &= (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
+    whole = (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
+    big_enough = area >= max(4 / f, math.pi * rmin * rmin * 0.3)
+    ok = big_enough & (area <= math.pi * rmax * rmax * 1.3)
+    ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2) & whole
     fill = area / np.maximum(bw * bh, 1)
     ok &= (fill > 0.45) & (fill < 0.95)
-    idx = np.nonzero(ok)[0]
+    # Two or three touching pips in a row (a small die's 6) make a bar longer than one pip:
+    # it goes on to the shape tests, to be split there (``barish``).
+    long_side = np.maximum(bw, bh)
+    bar = (~ok & big_enough & whole & (long_side > 2 * rmax + 2) & (long_side <= 6.8 * rmax + 2)
+           & (np.minimum(bw, bh) >= 2) & (area <= math.pi * 3.4 * rmax * rmax * 1.3)
+           & (fill > 0.25) & (fill < 0.95)) if (bars is True or isinstance(bars, list)) and f == 1.0 else np.zeros_like(ok)
+    idx = np.nonzero(ok | bar)[0]
     if idx.size == 0:
         return pips
     # Quick contrast test on 8 ring points before any per-blob work.
@@ -221,44 +236,53 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
     med = np.median(ringv, axis=1)
     con = med - spotv
-    good = (con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)
-    # Shape tests per blob; the ring samples of the blobs that pass are taken all at once.
+    good = ((con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)) | bar[idx]
+    # Shape tests per blob (second moments of all blobs' pixels at once); the ring samples of
+    # the blobs that pass are taken all at once too.
+    sel = idx[good]
     cand = []
-    for i in idx[good] + 1:
-        i0 = i - 1
-        x0, y0, ww, hh = int(x0s[i0]), int(y0s[i0]), int(bw[i0]), int(bh[i0])
-        crop = (labels[y0:y0 + hh, x0:x0 + ww] == i).astype(np.uint8)
-        m = cv2.moments(crop, binaryImage=True)
-        if m["m00"] <= 0:
-            continue
-        cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    if sel.size:
+        mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+        common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
         l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-        if l2 <= 0:
-            continue
-        a, b = 2 * math.sqrt(l1) + 0.5, 2 * math.sqrt(l2) + 0.5  # +0.5: pixel-grid bias
+        a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
+        b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
         # Two or three touching pips (a 6 on a small die) make one bar: split below.
-        barish = rmax < a <= 3.4 * rmax and rmin <= b <= rmax and b / a >= 0.22
-        if (a < rmin or a > rmax or b / a < 0.25) and not barish:
-            continue
-        efill = m["m00"] / (math.pi * (a - 0.5) * (b - 0.5))
-        if not 0.78 < efill < 1.2:
-            continue
-        th = 0.5 * math.atan2(2 * mu11, mu20 - mu02) % math.pi
-        spot = float(gs[int(round(cy)), int(round(cx))])
-        cand.append((cx, cy, a, b, th, spot, barish))
+        barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
+        ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+        th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+        for k in np.flatnonzero(ok).tolist():
+            cx, cy = float(cents[sel[k], 0]), float(cents[sel[k], 1])
+            spot = float(gs[int(round(cy)), int(round(cx))])
+            cand.append((cx, cy, float(a[k]), float(b[k]), float(th[k]), spot, bool(barish[k]), bool(bar[sel[k]])))
     if not cand:
         return pips
     rings = _ring_samples_many(gs, cand, 1.5)
     rings.sort(axis=1)
-    for ring, (cx, cy, a, b, th, spot, barish) in zip(rings, cand, strict=True):
-        rmean = float(0.5 * (ring[7] + ring[8]))  # median of 16
+    cols = np.array([c[:6] for c in cand])
+    rmeans = (0.5 * (rings[:, 7] + rings[:, 8])).tolist()  # median of 16
+    contrasts = np.array(rmeans) - cols[:, 5]
+    cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
+    # A pip (over 4 px) is dark all through; a whole dark die (with light pips in it) is not.
+    inner = np.zeros(len(cand))
+    cxs, cys, as_, bs, ths = cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4]
+    ca_, sa_ = np.cos(ths), np.sin(ths)
+    for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35)):
+        iy = np.clip(np.round(cys + k * as_ * sa_ + j * bs * ca_).astype(np.intp), 0, gs.shape[0] - 1)
+        ix = np.clip(np.round(cxs + k * as_ * ca_ - j * bs * sa_).astype(np.intp), 0, gs.shape[1] - 1)
+        inner = np.maximum(inner, gs[iy, ix])
+    inner = inner.tolist()
+    for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
+        into = bars if from_bar and isinstance(bars, list) else pips
+        rmean = rmeans[n_]
         contrast = rmean - spot
         if contrast < 30:
             continue
         # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-        if np.count_nonzero(ring < spot + 0.5 * contrast) > 6:
+        cut = cuts[n_]
+        if cut > 6:
             continue
         if barish or b / a < 0.6:
             split = _split_bar(gs, cx, cy, a, b, th, rmean)
@@ -266,26 +290,43 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    pips.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
+                    into.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
                 continue
             if barish:
                 continue
+        if into is not pips:
+            continue
         # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
         # (a 6's packed columns), the spread of the body samples beyond them.
-        lo = 6 if np.count_nonzero(ring < spot + 0.5 * contrast) >= 2 else 4
+        lo = 6 if cut >= 2 else 4
         if ring[12] - ring[lo] > 0.3 * contrast + 6:
             continue
-        if a > 4:
-            # A pip is dark all through; a whole dark die (with light pips in it) is not.
-            ca_, sa_ = math.cos(th), math.sin(th)
-            inner = [gs[int(round(cy + k * a * sa_ + j * b * ca_)), int(round(cx + k * a * ca_ - j * b * sa_))]
-                     for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35))]
-            if max(inner) > spot + 0.6 * contrast:
-                continue
+        if a > 4 and inner[n_] > spot + 0.6 * contrast:
+            continue
         if f != 1.0:
             cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
         pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
     return pips
+
+
+def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray,
+                  bh: np.ndarray, cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Normalised central second moments (mu20, mu02, mu11 over the area) of the labelled
+    blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
+    pixels of their bounding boxes, all blobs at once."""
+    bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
+    sizes = w * h
+    owner = np.repeat(np.arange(sel.size), sizes)
+    off = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    wo = w[owner]
+    ys, xs = by[owner] + off // wo, bx[owner] + off % wo
+    hit = labels[ys, xs] == sel[owner] + 1
+    owner = owner[hit]
+    dx = xs[hit] - cents[sel, 0][owner]
+    dy = ys[hit] - cents[sel, 1][owner]
+    n = np.maximum(np.bincount(owner, minlength=sel.size), 1)
+    return (np.bincount(owner, dx * dx, sel.size) / n, np.bincount(owner, dy * dy, sel.size) / n,
+            np.bincount(owner, dx * dy, sel.size) / n)
 
 
 def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
@@ -293,6 +334,9 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
     show as dark dips with lighter necks between them: returns (x, y, radius, darkness) of
     each pip, or [] for a bar without necks (one stretched pip)."""
+    # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
+    if all(abs(2 * (a - 0.5) / k - 2 * (b - 0.5)) > 0.4 * (2 * (a - 0.5) / k) for k in (3, 2)):
+        return []
     ca, sa = math.cos(th), math.sin(th)
     ts = np.arange(-a, a + 0.01, 0.5)
     xs = np.clip(np.round(cx + ts * ca).astype(int), 0, gs.shape[1] - 1)
@@ -302,18 +346,33 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     contrast = body - core
     if contrast < 30:
         return []
+    tl, vl = ts.tolist(), v.tolist()
     for k in (3, 2):
         step = 2 * (a - 0.5) / k
         if abs(step - 2 * (b - 0.5)) > 0.4 * step:
             continue  # the pieces would not be round
         centres = [-(a - 0.5) + step * (i + 0.5) for i in range(k)]
         necks = [-(a - 0.5) + step * (i + 1) for i in range(k - 1)]
-        vc = [float(np.interp(c, ts, v)) for c in centres]
-        vn = [float(np.interp(n, ts, v)) for n in necks]
+        vc = [_interp(c, tl, vl) for c in centres]
+        vn = [_interp(n, tl, vl) for n in necks]
         if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
             r = 0.5 * step + 0.5
             return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
     return []
+
+
+def _interp(x: float, xp: list[float], fp: list[float]) -> float:
+    """``np.interp(x, xp, fp)`` for one x and short increasing lists (same arithmetic)."""
+    if x <= xp[0]:
+        return fp[0]
+    if x >= xp[-1]:
+        return fp[-1]
+    j = 0
+    while xp[j + 1] <= x:
+        j += 1
+    if x == xp[j]:
+        return fp[j]
+    return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (x - xp[j]) + fp[j]
 
 
 def _dedupe(pips: list[Pip]) -> list[Pip]:
@@ -328,10 +387,10 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
     # dup[i, j]: pip i (smaller or equal, later) repeats the kept pip j
     dup = (d2 < (0.8 * aa[None, :]) ** 2) & (aa[None, :] < 1.7 * aa[:, None])
-    keep = np.zeros(len(pips), bool)
-    for i in range(len(pips)):
-        if not (dup[i, :i] & keep[:i]).any():
-            keep[i] = True
+    keep = np.ones(len(pips), bool)
+    for i, j in zip(*np.nonzero(np.tril(dup, -1)), strict=True):  # row by row: keep[j] is final
+        if keep[j]:
+            keep[i] = False
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
     k = np.nonzero(keep)[0]
     dk = d2[np.ix_(k, k)]
@@ -403,6 +462,9 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
         return False
     small = min(p.a, q.a) < 3.5
     contrast = 0.5 * (p.contrast + q.contrast)
+    dim, bright = sorted((p, q), key=lambda pp: pp.contrast)
+    if bright.contrast > _CON_RATIO * tol * dim.contrast and bright.a > _SIZE_RATIO * dim.a:
+        return False  # a side face: lit differently (its pips stand out less) and foreshortened
     # Close neighbours on one evenly lit face may differ more in roundness (perspective, a
     # pip near the face edge); far apart, a roundness step is the edge to a side face.
     twin_body = (abs(p.ring - q.ring) <= max(4.0, _TWIN_BODY * contrast)
@@ -606,7 +668,8 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
         ring = _ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24)
         if ring.min() < p.spot + 0.6 * p.contrast:
             return False
-        if np.percentile(ring, 90) - np.percentile(ring, 10) > 0.3 * p.contrast + 6:
+        p10, p90 = np.percentile(ring, (10, 90))
+        if p90 - p10 > 0.3 * p.contrast + 6:
             return False
     return True
 
@@ -621,7 +684,7 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
         x, y = int(round(cx - k * hy)), int(round(cy + k * hx))
         if not (1 <= x < gs.shape[1] - 1 and 1 <= y < gs.shape[0] - 1):
             return False
-        v = float(gs[y - 1:y + 2, x - 1:x + 2].mean())
+        v = int(gs[y - 1:y + 2, x - 1:x + 2].sum()) / 9
         if abs(v - body) > 0.3 * contrast + 8:
             return False
     return True
@@ -805,6 +868,8 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     """The two rows of a 6 with big spacing between them come out as two parallel 3s side by
     side: join them when together they make a 6 on one unbroken face."""
     threes = [i for i, f in enumerate(faces) if f.ok and len(f.pips) == 3]
+    extent = {i: max(max(p.x for p in faces[i].pips) - min(p.x for p in faces[i].pips),
+                     max(p.y for p in faces[i].pips) - min(p.y for p in faces[i].pips)) for i in threes}
     used: set[int] = set()
     joined = []
     for a_i in threes:
@@ -814,9 +879,7 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
             fa, fb = faces[a_i], faces[b_i]
             if fa.polarity != fb.polarity:
                 continue
-            pa = np.array([[p.x, p.y] for p in fa.pips])
-            pb = np.array([[p.x, p.y] for p in fb.pips])
-            span = 0.5 * (np.ptp(pa, axis=0).max() + np.ptp(pb, axis=0).max())
+            span = 0.5 * (extent[a_i] + extent[b_i])
             sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
             if not 0.4 * span < sep < 1.3 * span:
                 continue
@@ -1095,8 +1158,10 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
             cx, cy = (2 * float(v) + 0.5 for v in cents[k])
             if not (s < cx < w - 1 - s and s < cy < h - 1 - s):
                 continue
-            if any(0.5 * side < math.hypot(p.x - cx, p.y - cy) < 0.45 * s for p in pips if p.polarity == pol):
-                continue  # pips on the face around the mark: a die with pips (read or not)
+            if any(0.12 * s < math.hypot(p.x - cx, p.y - cy) < 0.45 * s for p in pips if p.polarity == pol):
+                continue  # pips on the face off its centre: a die with pips (read or not)
+            if any(math.hypot(f.cx - cx, f.cy - cy) < 0.5 * s for f in faces):
+                continue  # a die already read (or doubted) here
             if _is_logo_die(img, mask, cx / 2, cy / 2, side / 2, s / 2, bodies, 2):
                 spot = float(gs[int(cy), int(cx)])
                 ring = float(np.median(_ring_samples(gs, cx, cy, 0.3 * s, 0.3 * s, 0.0, 1.0, n=16)))
@@ -1149,7 +1214,7 @@ def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float,
     rr = np.hypot(xx, yy)
     ring = (rr > 0.5 * mark + 1) & (rr < 0.4 * ms)
     ym, xm = int(round(my)) - mr, int(round(mx)) - mr
-    if ym < 0 or xm < 0 or ym + 2 * mr + 1 > mask.shape[0] or xm + 2 * mr + 1 > mask.shape[1]:
+    if ym < 0 or xm < 0 or ym + 2 * mr + 1 > mask.shape[0] or xm + 2 * mr + 1 > mask.shape[1] or not ring.any():
         return False
     return float(np.mean(mask[ym:ym + 2 * mr + 1, xm:xm + 2 * mr + 1][ring] > 0)) < 0.03
 
@@ -1228,7 +1293,7 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
     level = statistics.median([0.5 * (p.ring + p.spot) for p in f.pips])
     dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     near = np.zeros(dark.shape, bool)
     for p in f.pips:
         near |= (xx - p.x) ** 2 + (yy - p.y) ** 2 <= (1.4 * p.a) ** 2
@@ -1283,7 +1348,7 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
         xi, yi = int(round(x)), int(round(y))
         if not (1 <= xi < w - 1 and 1 <= yi < h - 1):
             return -1.0
-        return float(gs[yi - 1:yi + 2, xi - 1:xi + 2].mean())
+        return int(gs[yi - 1:yi + 2, xi - 1:xi + 2].sum()) / 9
 
     for sign in (1.0, -1.0):
         for k in (1.0, 0.85, 1.15):
@@ -1302,25 +1367,29 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
 
 
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
-              seen: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
+              seen: list | None = None, bars: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
     (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
-    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought."""
+    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought.
+    ``bars``: see :func:`_find_pips`."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen)}
-    if stop_if_tiny and _tiny_pips(fine[+1] + fine[-1]):
+    # Deciding whether the pips are tiny, count pips split from bars too: on small, blurred
+    # dice a 6's columns may all be bars at this size.
+    pieces: list[Pip] = []
+    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen, pieces if stop_if_tiny else bars),
+            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
+    if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest))
-            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest)))
+    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest, bars=bars))
+            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest, bars=bars)))
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -1340,62 +1409,41 @@ def _stretch(img: np.ndarray) -> np.ndarray:
 
 def _regions(seen: list[np.ndarray], shape: tuple[int, ...], scale: float) -> list[tuple[int, int, int, int]]:
     """Where to look for pips on a copy enlarged ``scale`` times: rectangles ``(x0, y0, x1, y1)``
-    (even, in the copy's pixels) around every spot-sized blob ``seen`` at the finest scale of
-    the original, with room for a die around it and for the pip tests' context.
+    (even, in the copy's pixels; they may overlap) around the spot-sized blobs ``seen`` at the
+    finest scale of the original, with room for the pip tests' context.
 
     A tray of many small dice is mostly plain tray: searching only around what could be a
-    pip (or a small die's merged pips) saves most of the work on the enlarged copy."""
+    pip (or a small die's merged pips) saves most of the work on the enlarged copy. Blobs
+    closer than about 2 * _LINK px (the pips of one die) share one rectangle."""
     h, w = shape[:2]
     c = _CELL
     occ = np.zeros(((h + c - 1) // c, (w + c - 1) // c), np.uint8)
     boxes = np.concatenate(seen) if seen else np.zeros((0, 4), np.int32)
-    if len(boxes):
-        m = _ROI_PAD
-        cx0 = np.maximum(boxes[:, 0] - m, 0) // c
-        cy0 = np.maximum(boxes[:, 1] - m, 0) // c
-        cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
-        cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
-        for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
-            occ[b:d, a:e] = 1
-    rects: list[tuple[int, int, int, int]] = []
-    _cover(occ, 0, 0, occ.shape[1], occ.shape[0], rects)
+    if len(boxes) == 0:
+        return []
+    m = _LINK
+    cx0 = np.maximum(boxes[:, 0] - m, 0) // c
+    cy0 = np.maximum(boxes[:, 1] - m, 0) // c
+    cx1 = (boxes[:, 0] + boxes[:, 2] + m) // c + 1
+    cy1 = (boxes[:, 1] + boxes[:, 3] + m) // c + 1
+    for a, b, e, d in set(zip(cx0.tolist(), cy0.tolist(), cx1.tolist(), cy1.tolist(), strict=True)):
+        occ[b:d, a:e] = 1
+    _n, _lab, st, _ = cv2.connectedComponentsWithStats(occ, connectivity=8)
     sw, sh = int(round(w * scale)), int(round(h * scale))
     out = []
-    for x0, y0, x1, y1 in rects:
-        x0 = int(math.floor(x0 * c * scale)) // 2 * 2
-        y0 = int(math.floor(y0 * c * scale)) // 2 * 2
-        x1 = min(sw, (int(math.ceil(x1 * c * scale)) + 1) // 2 * 2)
-        y1 = min(sh, (int(math.ceil(y1 * c * scale)) + 1) // 2 * 2)
+    pad = _ROI_PAD - m
+    for gx, gy, gw, gh in st[1:, :4].tolist():
+        x0 = int(math.floor(max(0, gx * c - pad) * scale)) // 2 * 2
+        y0 = int(math.floor(max(0, gy * c - pad) * scale)) // 2 * 2
+        x1 = min(sw, (int(math.ceil(min(w, (gx + gw) * c + pad) * scale)) + 1) // 2 * 2)
+        y1 = min(sh, (int(math.ceil(min(h, (gy + gh) * c + pad) * scale)) + 1) // 2 * 2)
         if x1 - x0 >= 16 and y1 - y0 >= 16:
             out.append((x0, y0, x1, y1))
     return out
 
 
-def _cover(occ: np.ndarray, x0: int, y0: int, x1: int, y1: int, out: list) -> None:
-    """Rectangles (in cells) that cover the marked cells of ``occ`` inside ``[x0, x1) x
-    [y0, y1)``: the box of the marked cells, cut (recursively) along every row and column of
-    it that is wholly unmarked. No cut runs through a marked cell, so none cuts a pip."""
-    sub = occ[y0:y1, x0:x1]
-    for axis in (1, 0):
-        marked = sub.any(axis=axis)
-        idx = np.flatnonzero(marked)
-        if idx.size == 0:
-            return
-        gaps = np.flatnonzero(np.diff(idx) > 1)
-        if gaps.size or idx[0] > 0 or idx[-1] < marked.size - 1:
-            starts = [int(idx[0])] + [int(idx[g + 1]) for g in gaps]
-            ends = [int(idx[g]) + 1 for g in gaps] + [int(idx[-1]) + 1]
-            for a, b in zip(starts, ends, strict=True):
-                if axis == 1:
-                    _cover(occ, x0, y0 + a, x1, y0 + b, out)
-                else:
-                    _cover(occ, x0 + a, y0, x0 + b, y1, out)
-            return
-    out.append((x0, y0, x1, y1))
-
-
-def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
-                 coarse: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
+def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coarse: bool = True,
+                 bars: bool = True) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """:func:`_all_pips`, searching only inside ``regions`` (see :func:`_regions`).
 
     The regions are packed side by side into one smaller picture (a mosaic, each region
@@ -1422,8 +1470,8 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]],
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
     for pol, gp, hp in ((+1, gs, half_s), (-1, 255 - gs, 255 - half_s)):
-        ps = (_find_pips((full, gp), (full, gp), pol, (0,))
-              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,)))
+        ps = (_find_pips((full, gp), (full, gp), pol, (0,), bars=bars)
+              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,), bars=bars))
         out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
     return out, gs_by_pol
 
@@ -1516,7 +1564,7 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     out, tiny = _read_native(small, scale)
     while scale < 1.0 and (tiny or _pip_radius(out, scale) < _TINY_PIP):
         scale = min(1.0, 2 * scale)
-        out2, tiny = _read_at(img, scale)
+        out2, tiny = _read_at(img, scale, tiny=True)
         # the finer reading is the surer one, unless it lost dice
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
@@ -1553,7 +1601,7 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
         # Small dice (about 25 px or less): their packed pips touch at this resolution
         # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
         # better. Only the parts of it around spots seen here are searched.
-        out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE))[0], True
+        out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
     else:
         out, tiny = _read_at(img, 1.0, (gray, *found))
     if scale != 1.0:
@@ -1578,9 +1626,10 @@ def _tiny_pips(pips: list[Pip]) -> bool:
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
-             regions: list | None = None) -> tuple[list[dict], bool]:
+             regions: list | None = None, tiny: bool = False) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
-    With ``regions`` (rectangles in the scaled image), pips are sought only there."""
+    With ``regions`` (rectangles in the scaled image), pips are sought only there; ``tiny``
+    (the pips are known to be small) also tries bars of touching pips."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -1588,7 +1637,8 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = _all_pips(gray) if regions is None else _all_pips_in(gray, regions)
+        pips, gs_by_pol = (_all_pips(gray, bars=tiny) if regions is None
+                           else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces, work.shape[0])

@@ -261,8 +261,9 @@ def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[dict]]:
 
 def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (28, 70),
                  colours: tuple[str, ...] = tuple(COLOURS), background: str | None = None,
-                 touching: bool = False) -> Scene:
-    """A random tray: dice on a grid with jitter so they never overlap (touching if asked)."""
+                 touching: bool = False, translucent: float = 0.0) -> Scene:
+    """A random tray: dice on a grid with jitter so they never overlap (touching if asked);
+    about the fraction ``translucent`` of them have a translucent finish."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 9)) if n is None else n
     s = float(rng.uniform(*size))
@@ -277,6 +278,10 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
         dice.append(Die(cx + rng.uniform(-jitter, jitter), cy + rng.uniform(-jitter, jitter), s,
                         int(rng.integers(1, 7)), angle=0.0 if touching else float(rng.uniform(0, 90)),
                         colour=str(rng.choice(list(colours))), pip_ratio=float(rng.uniform(0.15, 0.22))))
+    if translucent > 0:  # drawn after the layout, so scenes without translucent dice are unchanged
+        for d in dice:
+            if rng.random() < translucent:
+                d.finish = "translucent"
     return Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
                  tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
                  blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),

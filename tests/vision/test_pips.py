@@ -319,6 +319,18 @@ def test_packed_sixes_of_medium_dice_are_read():
     assert not extra
 
 
+def test_packed_sixes_of_small_dice_are_read():
+    """6s on dice of ~20 px, slightly blurred: each column of three pips merges into one bar
+    (light pips on dark dice most of all); the bars are split back into pips."""
+    colours = ("black", "blue", "purple", "red", "green", "white")
+    dice = [Die(60 + (k % 6) * 100, 100 + (k // 6) * 140, 20, 6, angle=9 * k, colour=colours[k % 6],
+                pip_ratio=0.21) for k in range(18)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.15, blur=0.7, jpeg=85), seed=3)
+    assert sum(got == 6 for _v, got in pairs) >= 15, pairs
+    assert sum(isinstance(got, int) and got != 6 for _v, got in pairs) <= 1, pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
