@@ -342,6 +342,31 @@ def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=
     return out
 
 
+DESAT_MIN = 0.35    # least chroma factor a washed-out die keeps (1.0 turns the washed-out look off)
+DESAT_SD = 0.35
+
+
+def _washed_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None) -> list:
+    """Body masks of coloured types that allow the chroma to shrink by a factor k (fitted per
+    pixel, DESAT_MIN..1, at a small cost); grey or white types have no such pass."""
+    out = []
+    h, w = feat.shape[:2]
+    p0, p1, p2 = (np.ascontiguousarray(feat[::2, ::2, c]) for c in range(3))  # half resolution: a second look only
+    for t in range(len(pix_mu)) if which is None else which:
+        w0, w1 = pix_mu[t, 0] / pix_sd[t, 0] ** 2, pix_mu[t, 1] / pix_sd[t, 1] ** 2
+        den = float(pix_mu[t, 0] * w0 + pix_mu[t, 1] * w1)
+        if den < 16.0:
+            continue
+        k = np.clip((p0 * w0 + p1 * w1) * (1.0 / den), DESAT_MIN, 1.0)
+        d2 = ((1.0 - k) * (1.0 / DESAT_SD)) ** 2
+        d2 += ((p0 - pix_mu[t, 0] * k) / pix_sd[t, 0]) ** 2
+        d2 += ((p1 - pix_mu[t, 1] * k) / pix_sd[t, 1]) ** 2
+        d2 += ((p2 - pix_mu[t, 2]) / pix_sd[t, 2]) ** 2
+        m = (d2 < PIXEL_D2) & (k < 0.9)  # only what the plain masks could not see
+        out.append((t, cv2.resize(m.view(np.uint8) * np.uint8(255), (w, h), interpolation=cv2.INTER_NEAREST)))
+    return out
+
+
 def edge_map(img_bgr: np.ndarray, pct: float = 90) -> np.ndarray:
     """Dilated Canny edges (255) used to cut objects away from same-coloured surroundings."""
     g = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
@@ -468,6 +493,12 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
                         pc = _components_from_cnt(part, h, w)
                         if pc and _shape_ok(pc, model.shape) and pc["area"] >= min_area:
                             found.append((t, part, pc["area"], _quality(pc, model.shape) * 0.95 * loose))
+    if DESAT_MIN < 1.0:
+        # glare or haze adds white light: a die's chroma shrinks toward grey, its hue stays
+        for t, mask in _washed_masks(feat, model.pix_mu, model.pix_sd, types):
+            for c in _components(mask, min_area, model.shape, allow_border, None):
+                if not c["touching"] and _shape_ok(c, model.shape):
+                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.85))
     good = sorted(a for _, _, a, q in found if q > 0.85)
     if OPEN_PASS and good:
         # lines and thin shapes of the die's colour that touch it: cut them off with an opening
@@ -565,7 +596,16 @@ def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
 
 def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
     z = (col[None] - model.die_mu) / model.die_sd
-    return (z * z).sum(axis=1)
+    d2 = (z * z).sum(axis=1)
+    if DESAT_MIN < 1.0:  # the same washed-out chroma as in _washed_masks
+        mu, sd = model.die_mu, model.die_sd
+        w = mu[:, :2] / sd[:, :2] ** 2
+        den = (mu[:, :2] * w).sum(axis=1)
+        k = np.clip((col[None, :2] * w).sum(axis=1) / np.maximum(den, 1e-6), DESAT_MIN, 1.0)
+        zk = (col[None, :2] - mu[:, :2] * k[:, None]) / sd[:, :2]
+        dk = (zk * zk).sum(axis=1) + ((col[2] - mu[:, 2]) / sd[:, 2]) ** 2 + ((1.0 - k) / DESAT_SD) ** 2
+        d2 = np.where(den >= 16.0, np.minimum(d2, dk), d2)
+    return d2
 
 
 COLOUR_WEIGHT = 0.02
