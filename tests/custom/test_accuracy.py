@@ -29,7 +29,7 @@ def results(castle_set, alt_set, token_set, alt_token_set):
     }
 
 
-@pytest.mark.parametrize("which,floor", [("castle", 0.90), ("alt", 0.85), ("tokens", 0.93), ("alt-tokens", 0.93)])
+@pytest.mark.parametrize("which,floor", [("castle", 0.94), ("alt", 0.92), ("tokens", 0.95), ("alt-tokens", 0.95)])
 def test_accuracy_floor(results, which, floor):
     r = results[which]
     assert r["total"] >= 45
