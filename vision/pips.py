@@ -79,6 +79,8 @@ _OVERLAP = 0.8  # sub-faces of a group whose centres are closer (x the larger's 
 _MARKS = 0.7  # pip-dark area beyond a face's own pips (in pips) that makes its reading doubtful
 _DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side  # a 2's pips: largest body-level difference (x pip contrast) around them
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
+_GHOST_DIP = 0.25  # ... a dip no deeper than this (x pip contrast) ...
+_GHOST_WIDE = 1.0  # ... and wider than this many pip radii is a translucent die's ghost pip
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
@@ -449,8 +451,15 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     k = int(0.05 * (vs.size - 1) + 0.5)
     if vs[-1 - k] - vs[k] > 0.35 * contrast + 8:
         return False  # an edge between two faces
-    # a narrow dip below the pips' body level: the seam between two touching dice
-    return bool(vmin >= min(p.ring, q.ring) - max(_GAP * contrast, 18.0))
+    # a narrow dip below the pips' body level: the seam between two touching dice (a broad,
+    # shallow one is the ghost of a pip seen through a translucent die)
+    floor = min(p.ring, q.ring) - max(_GAP * contrast, 18.0)
+    if vmin >= floor:
+        return True
+    if vmin < min(p.ring, q.ring) - _GHOST_DIP * contrast:
+        return False
+    half = 0.5 * (vmin + min(p.ring, q.ring))
+    return bool(np.count_nonzero(v < half) * d / max(len(t), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
