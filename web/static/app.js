@@ -187,15 +187,21 @@ window.CompanionGames = window.CompanionGames || {};
       for (const g of data.games) {
         gamesCard.append(el("div", { class: "row" },
           el("a", { class: "button grow", href: "/g/" + g.id, onclick: (ev) => { ev.preventDefault(); go("/g/" + g.id); } },
-            `${g.game} · ${g.players.join(", ")}`),
+            `${gameName(g.game)} · ${g.players.join(", ")}`),
           el("span", { class: "muted", text: t(g.status === "running" ? "ui.running" : "ui.finished") })));
       }
     } catch (e) { toast(e.message); }
   }
 
+  // A game's name in the player's language (the id when the catalogue has none).
+  function gameName(id) {
+    const name = t("ui.game." + id);
+    return name === "ui.game." + id ? id : name;
+  }
+
   function newGameForm() {
     const games = Object.keys(window.CompanionGames).length ? Object.keys(window.CompanionGames) : ["augustus"];
-    const select = el("select", { id: "new-game" }, games.map((g) => el("option", { value: g, selected: g === window.COMPANION.defaultGame, text: g })));
+    const select = el("select", { id: "new-game" }, games.map((g) => el("option", { value: g, selected: g === window.COMPANION.defaultGame, text: gameName(g) })));
     const players = el("textarea", { id: "new-players", rows: "4", placeholder: "Άννα\nBen\nΓιώργος" });
     const extra = el("div", { id: "new-extra" });
     const form = el("form", { class: "card", id: "new-form" },
