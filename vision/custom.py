@@ -15,7 +15,9 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   with an opening about half a die wide frees dice touched by lines or shapes of their colour.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
-  gradient magnitude plus the high-pass luminance of the inner area (24x24 grid). Rotation is
+  gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
+  (embossed) dice also the gradient magnitude split into 4 orientation bins, each normalised on
+  its own, so an edge counts whatever its strength under the light's direction. Rotation is
   handled by matching the query in 4x3 (dice) or 24 (tokens) rotations against the stored
   examples (each stored with small shifts and scalings).
 * **Decision**: each (type, face) scores by the mean of its two best-matching examples, minus the
@@ -49,6 +51,10 @@ MAX_CANDIDATES = 60
 PER_GROUP = 3
 TOP_K = 2
 BLOB_W = 0.0
+GM_W = 1.0
+ORIENT_W = 0.5     # weight of the orientation-split gradient maps (square dice only)
+ORIENT_BINS = 4
+ORIENT_POW = 2.0
 BLANK_RATIO = 0.4
 DIE_JITTER = (-7, 7)
 BLANK_MIN_QUALITY = 0.92
@@ -216,8 +222,21 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     idx = _MASK_IDX.get(shape)
     if idx is None:
         idx = _MASK_IDX[shape] = np.flatnonzero(m)  # only the inner area is kept (a shorter vector)
+    chans = [(gm, GM_W), (np.abs(hp), 1.0)]
+    if ORIENT_W > 0 and shape == "square":
+        # embossed symbols (dice) lit from one side: an edge shows with a strength |cos| of the angle
+        # between its normal and the light. Gradient maps split by orientation, each normalised
+        # on its own, lose that factor (the light direction); the magnitude map keeps the rest.
+        ang2 = 2.0 * np.arctan2(gy, gx)
+        c2, s2 = np.cos(ang2), np.sin(ang2)
+        for k in range(ORIENT_BINS):
+            t = 2.0 * math.pi * k / ORIENT_BINS
+            w_k = np.maximum(0.0, c2 * math.cos(t) + s2 * math.sin(t)) ** ORIENT_POW
+            chans.append((gm * w_k.astype(np.float32), ORIENT_W))
     parts = []
-    for ch, wgt in ((gm, 1.0), (np.abs(hp), 1.0)):
+    for ch, wgt in chans:
+        if wgt <= 0:
+            continue
         c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), CH_BLUR), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
         c = c - float(c.mean())
         n = float(np.linalg.norm(c))
