@@ -94,6 +94,7 @@ _BIG_PIP_R = 11.0  # pips this big (px) are read again on a half-size copy (dice
 _BIG_SIDE = 160  # ... when that copy is at least this large
 _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this big (px of the picture)
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
+_LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -148,6 +149,11 @@ def _ring_samples_many(img: np.ndarray, blobs: list[tuple], k: float, n: int = 1
     np.minimum(np.maximum(xs, 0, out=xs), img.shape[1] - 1, out=xs)
     np.minimum(np.maximum(ys, 0, out=ys), img.shape[0] - 1, out=ys)
     return img[ys, xs].astype(np.float32)
+
+
+def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
+    """``np.clip(a, 0, hi)`` of an integer array, in place (the same values, faster)."""
+    return np.minimum(np.maximum(a, 0, out=a), hi, out=a)
 
 
 _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
@@ -232,11 +238,12 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # Quick contrast test on 8 ring points before any per-blob work.
     cx0, cy0 = cents[idx, 0], cents[idx, 1]
     rad = 0.75 * np.maximum(bw[idx], bh[idx]) + 1.0
-    rx = np.clip(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), 0, w - 1)
-    ry = np.clip(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), 0, h - 1)
+    rx = _clamp(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), w - 1)
+    ry = _clamp(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), h - 1)
     ringv = gs[ry, rx].astype(np.float32)
     spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
-    med = np.median(ringv, axis=1)
+    ringv.sort(axis=1)
+    med = 0.5 * (ringv[:, 3] + ringv[:, 4])  # median of 8 (grey levels: exact)
     con = med - spotv
     good = ((con >= 30) & ((ringv < (spotv + 0.5 * con)[:, None]).sum(axis=1) <= 4)) | bar[idx]
     # Shape tests per blob (second moments of all blobs' pixels at once); the ring samples of
@@ -272,8 +279,8 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     cxs, cys, as_, bs, ths = cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4]
     ca_, sa_ = np.cos(ths), np.sin(ths)
     for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35)):
-        iy = np.clip(np.round(cys + k * as_ * sa_ + j * bs * ca_).astype(np.intp), 0, gs.shape[0] - 1)
-        ix = np.clip(np.round(cxs + k * as_ * ca_ - j * bs * sa_).astype(np.intp), 0, gs.shape[1] - 1)
+        iy = _clamp(np.round(cys + k * as_ * sa_ + j * bs * ca_).astype(np.intp), gs.shape[0] - 1)
+        ix = _clamp(np.round(cxs + k * as_ * ca_ - j * bs * sa_).astype(np.intp), gs.shape[1] - 1)
         inner = np.maximum(inner, gs[iy, ix])
     inner = inner.tolist()
     for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
@@ -321,7 +328,8 @@ def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.
     owner = np.repeat(np.arange(sel.size), sizes)
     off = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     wo = w[owner]
-    ys, xs = by[owner] + off // wo, bx[owner] + off % wo
+    q, r = np.divmod(off, wo)
+    ys, xs = by[owner] + q, bx[owner] + r
     hit = labels[ys, xs] == sel[owner] + 1
     owner = owner[hit]
     dx = xs[hit] - cents[sel, 0][owner]
@@ -341,8 +349,8 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
         return []
     ca, sa = math.cos(th), math.sin(th)
     ts = np.arange(-a, a + 0.01, 0.5)
-    xs = np.clip(np.round(cx + ts * ca).astype(int), 0, gs.shape[1] - 1)
-    ys = np.clip(np.round(cy + ts * sa).astype(int), 0, gs.shape[0] - 1)
+    xs = _clamp(np.round(cx + ts * ca).astype(int), gs.shape[1] - 1)
+    ys = _clamp(np.round(cy + ts * sa).astype(int), gs.shape[0] - 1)
     v = np.convolve(gs[ys, xs].astype(np.float32), np.ones(3) / 3, mode="same")
     core = float(v[2:-2].min()) if v.size > 4 else float(v.min())
     contrast = body - core
@@ -606,30 +614,44 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
 
 
 class _Lab:
-    """The image in (lightly blurred) Lab colour, converted once and only if needed."""
+    """The image in (lightly blurred) Lab colour, converted only where needed: in tiles of
+    _LAB_TILE px, each converted once (blurred with a pixel of margin, so every pixel is as in
+    a conversion of the whole blurred image) the first time a crop needs it."""
 
     def __init__(self, img: np.ndarray) -> None:
         self.img = _stretch(img)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
         self._lab: np.ndarray | None = None
-        self._calls = 0
+        self._done: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
-        if self._lab is not None:
-            return self._lab[y0:y1, x0:x1]
-        self._calls += 1
-        if self._calls > 60:  # many lone pips: convert the whole image once
-            blurred = cv2.GaussianBlur(self.img, (3, 3), 0)
-            self._lab = (cv2.cvtColor(blurred, cv2.COLOR_BGR2Lab) if blurred.ndim == 3
-                         else blurred[:, :, None])
-            return self._lab[y0:y1, x0:x1]
-        # A few crops: convert only them (with a pixel of margin for the blur).
         h, w = self.img.shape[:2]
-        y1, x1 = min(y1, h), min(x1, w)
+        if self._lab is None:
+            t = _LAB_TILE
+            self._lab = np.empty((h, w, 3 if self.img.ndim == 3 else 1), np.uint8)
+            self._done = np.zeros(((h + t - 1) // t, (w + t - 1) // t), bool)
+        done = self._done
+        assert done is not None
+        ya, yb, xa, xb = max(0, y0), min(y1, h), max(0, x0), min(x1, w)
+        if ya < yb and xa < xb:
+            t = _LAB_TILE
+            ty0, ty1, tx0, tx1 = ya // t, (yb - 1) // t + 1, xa // t, (xb - 1) // t + 1
+            todo = ~done[ty0:ty1, tx0:tx1]
+            if todo.any():
+                rows = np.flatnonzero(todo.any(axis=1))
+                cols = np.flatnonzero(todo.any(axis=0))
+                # one conversion of the rectangle of tiles still missing (a few tiles twice)
+                self._convert((ty0 + int(rows[0])) * t, min(h, (ty0 + int(rows[-1]) + 1) * t),
+                              (tx0 + int(cols[0])) * t, min(w, (tx0 + int(cols[-1]) + 1) * t))
+                done[ty0 + int(rows[0]):ty0 + int(rows[-1]) + 1, tx0 + int(cols[0]):tx0 + int(cols[-1]) + 1] = True
+        return self._lab[y0:y1, x0:x1]
+
+    def _convert(self, y0: int, y1: int, x0: int, x1: int) -> None:
+        h, w = self.img.shape[:2]
         ya, xa = max(0, y0 - 1), max(0, x0 - 1)
         part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
         part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
-        return part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
+        self._lab[y0:y1, x0:x1] = part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
 
 def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
@@ -649,7 +671,7 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     xs = np.round(p.x + ex * ca - ey * sa).astype(int)
     ys = np.round(p.y + ex * sa + ey * ca).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[np.clip(ys - y0, 0, lab.shape[0] - 1), np.clip(xs - x0, 0, lab.shape[1] - 1)].astype(np.float32)
+    v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
     body = np.median(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
     dist = np.linalg.norm(v - body, axis=2)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
@@ -714,7 +736,7 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     xs = np.round(cx + ks[None, :] * 0.5 * s * np.cos(t)[:, None]).astype(int)
     ys = np.round(cy + ks[None, :] * 0.5 * s * np.sin(t)[:, None]).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[np.clip(ys - y0, 0, lab.shape[0] - 1), np.clip(xs - x0, 0, lab.shape[1] - 1)].astype(np.float32)
+    v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
     near = np.zeros(xs.shape, bool)
     for pp in (p, q):
         near |= (xs - pp.x) ** 2 + (ys - pp.y) ** 2 < (1.8 * pp.a) ** 2
@@ -1188,7 +1210,7 @@ def _face_body(img: _Lab, f: _Face) -> np.ndarray:
     t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
     xs = np.concatenate([p.x + 2.0 * p.a * np.cos(t) for p in f.pips]).round().astype(int) - x0
     ys = np.concatenate([p.y + 2.0 * p.a * np.sin(t) for p in f.pips]).round().astype(int) - y0
-    xs, ys = np.clip(xs, 0, lab.shape[1] - 1), np.clip(ys, 0, lab.shape[0] - 1)
+    xs, ys = _clamp(xs, lab.shape[1] - 1), _clamp(ys, lab.shape[0] - 1)
     return np.median(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
 
 
@@ -1203,8 +1225,8 @@ def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float,
     lab = img.crop(y0, min(h, int(cy) + reach + 1), x0, min(w, int(cx) + reach + 1)).astype(np.float32)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ks = np.arange(0.3, 0.96, 0.05) * s
-    xs = np.clip(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, 0, lab.shape[1] - 1)
-    ys = np.clip(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, 0, lab.shape[0] - 1)
+    xs = _clamp(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, lab.shape[1] - 1)
+    ys = _clamp(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, lab.shape[0] - 1)
     v = lab[ys, xs]
     # the face around the mark has the other dice' body colour ...
     body = np.median(v[:, 0], axis=0)
