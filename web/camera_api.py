@@ -118,6 +118,7 @@ TRAY_PAGE = """<!doctype html>
 <link rel="stylesheet" href="{{ url_for('static', filename='app.css') }}">
 </head><body>
 <main><div id="camera"></div></main>
+<script src="{{ url_for('static', filename='i18n.js') }}"></script>
 <script src="{{ url_for('static', filename='camera.js') }}"></script>
 <script>
   var lang = localStorage.getItem("lang") || ((navigator.language || "en").toLowerCase().indexOf("el") === 0 ? "el" : "en");

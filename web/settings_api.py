@@ -469,6 +469,7 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="{{ url_for('static', filename='app.css') }}">
 </head><body>
 <main id="settings" class="settings-page"></main>
+<script src="{{ url_for('static', filename='i18n.js') }}"></script>
 <script src="{{ url_for('static', filename='settings.js') }}"></script>
 <script>
   TabletopSettings.mount(document.getElementById("settings"), {});

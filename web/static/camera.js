@@ -8,28 +8,8 @@
 (function () {
   "use strict";
 
-  // The texts come from the shared el/en catalogue (companion/messages.toml), the same /api/i18n the
-  // page shell reads; it is fetched once per page and shared by the teach, camera and settings scripts.
-  const I18N = window.TabletopI18n || (window.TabletopI18n = (function () {
-    let cat = null, pending = null;
-    function load() {
-      if (cat) return Promise.resolve(cat);
-      if (!pending) {
-        pending = fetch("/api/i18n")
-          .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); })
-          .then((c) => { cat = c; return c; })
-          .catch(() => { pending = null; return null; });  // tried again on the next load()
-      }
-      return pending;
-    }
-    function t(lang, key, params) {
-      const c = cat || {};
-      let text = (c[lang] && c[lang][key]) || (c.en && c.en[key]) || key;
-      for (const [k, v] of Object.entries(params || {})) text = text.split("{" + k + "}").join(String(v));
-      return text;
-    }
-    return { load, t };
-  })());
+  // The texts come from the shared el/en catalogue (web/static/i18n.js, loaded before this script).
+  const I18N = window.TabletopI18n;
   const NS = "ui.camera.";
 
   function mount(root, opts) {
