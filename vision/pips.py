@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -209,7 +208,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                   f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
+    ltype = cv2.CV_16U if cv2.countNonZero(mask) < 65000 else cv2.CV_32S
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT)
     if n <= 1:
         return pips
     stats, cents = stats[1:], cents[1:]
@@ -423,12 +424,24 @@ class _UF:
         self.p[self.find(i)] = self.find(j)
 
 
+def _median(values) -> float:
+    """``statistics.median`` (the same arithmetic), without its overhead."""
+    data = sorted(values)
+    n = len(data)
+    if n == 0:
+        raise ValueError("no median for empty data")
+    if n % 2 == 1:
+        return data[n // 2]
+    i = n // 2
+    return (data[i - 1] + data[i]) / 2
+
+
 def _angle_diff(t1: float, t2: float) -> float:
     d = abs(t1 - t2) % math.pi
     return min(d, math.pi - d)
 
 
-_STEPS: dict[int, np.ndarray] = {}
+_STEPS: dict[int, list[float]] = {}
 
 
 def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
@@ -438,26 +451,30 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     if d < 1e-6:
         return True
     n = max(6, int(d / 0.8))
-    t = _STEPS.get(n)
-    if t is None:
-        t = _STEPS[n] = np.linspace(0, 1, n)
-    t = t[(t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)]
-    if t.size == 0:
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = np.linspace(0, 1, n).tolist()
+    # (the grey values along the segment, sampled with plain floats: a few dozen points, where
+    # numpy's per-call cost dominates; the tests compare in float32 as numpy arrays did)
+    la, lb = 1.5 * p.a, 1.5 * q.a
+    wm, hm = gs.shape[1] - 1, gs.shape[0] - 1
+    item = gs.item
+    v = []
+    for t in steps:
+        if t * d > la and (1 - t) * d > lb:
+            x, y = int(round(p.x + dx * t)), int(round(p.y + dy * t))
+            v.append(item(min(max(y, 0), hm), min(max(x, 0), wm)))
+    if not v:
         return True
-    xs = np.round(p.x + dx * t).astype(np.intp)
-    ys = np.round(p.y + dy * t).astype(np.intp)
-    np.minimum(np.maximum(xs, 0, out=xs), gs.shape[1] - 1, out=xs)
-    np.minimum(np.maximum(ys, 0, out=ys), gs.shape[0] - 1, out=ys)
-    v = gs[ys, xs].astype(np.float32)
     body = 0.5 * (p.ring + q.ring)
     spot = 0.5 * (p.spot + q.spot)
     contrast = body - spot
-    vmin = v.min()
+    vmin = np.float32(min(v))
     if vmin < spot + 0.55 * contrast:
         return False  # a dark gap (between dice), or another pip in the way
-    vs = np.sort(v)
-    k = int(0.05 * (vs.size - 1) + 0.5)
-    if vs[-1 - k] - vs[k] > 0.35 * contrast + 8:
+    vs = sorted(v)
+    k = int(0.05 * (len(vs) - 1) + 0.5)
+    if np.float32(vs[-1 - k] - vs[k]) > 0.35 * contrast + 8:
         return False  # an edge between two faces
     # a narrow dip below the pips' body level: the seam between two touching dice (a broad,
     # shallow one is the ghost of a pip seen through a translucent die)
@@ -467,7 +484,7 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     if vmin < min(p.ring, q.ring) - _GHOST_DIP * contrast:
         return False
     half = 0.5 * (vmin + min(p.ring, q.ring))
-    return bool(np.count_nonzero(v < half) * d / max(len(t), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
+    return bool(sum(1 for x in v if x < half) * d / max(len(v), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -808,11 +825,11 @@ def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
     pts = np.array([[p.x, p.y] for p in ps])
-    r = statistics.median([p.a for p in ps])
-    rb = statistics.median([math.sqrt(p.a * p.b) for p in ps])
+    r = _median([p.a for p in ps])
+    rb = _median([math.sqrt(p.a * p.b) for p in ps])
     ok, quality, reason = _pattern(pts, r, rb)
     c = pts.mean(axis=0)
-    return _Face([], ps, float(c[0]), float(c[1]), r, statistics.median([p.roundness for p in ps]),
+    return _Face([], ps, float(c[0]), float(c[1]), r, _median([p.roundness for p in ps]),
                  ok, quality, reason, ps[0].polarity)
 
 
@@ -1066,7 +1083,7 @@ def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
 
 
 def _face_contrast(f: _Face) -> float:
-    return float(statistics.median([p.contrast for p in f.pips]))
+    return float(_median([p.contrast for p in f.pips]))
 
 
 def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
@@ -1260,8 +1277,8 @@ def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
     for f in faces:
         others = [g for g in faces if g is not f and g.ok]
         if len(others) >= 2:
-            con = statistics.median(_face_contrast(g) for g in others)
-            r = statistics.median(g.r for g in others)
+            con = _median(_face_contrast(g) for g in others)
+            r = _median(g.r for g in others)
             if _face_contrast(f) < _FAINT * con and f.r < 0.7 * r:
                 continue
         out.append(f)
@@ -1311,7 +1328,7 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     if q is None:
         return 0.0
     gs = gs_by_pol[f.polarity]
-    r = float(statistics.median([p.a for p in f.pips]))
+    r = float(_median([p.a for p in f.pips]))
     c = q.mean(axis=0)
     v = q - c
     q = c + v * (1 + 0.8 * r / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6))
@@ -1322,7 +1339,7 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
         return 0.0
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
-    level = statistics.median([0.5 * (p.ring + p.spot) for p in f.pips])
+    level = _median([0.5 * (p.ring + p.spot) for p in f.pips])
     dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
     yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     near = np.zeros(dark.shape, bool)
@@ -1355,7 +1372,7 @@ def _packed_three_without_die(img: _Lab, f: _Face) -> bool:
         return False
     d = {(i, j): _dist(f.pips[i], f.pips[j]) for i in range(3) for j in range(i + 1, 3)}
     (i, j), span = max(d.items(), key=lambda kv: kv[1])
-    rb = statistics.median([math.sqrt(p.a * p.b) for p in f.pips])
+    rb = _median([math.sqrt(p.a * p.b) for p in f.pips])
     return span < 5.0 * rb and not _two_has_outline(img, f.pips[i], f.pips[j])
 
 
@@ -1370,8 +1387,8 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     axis = pts[j] - pts[i]
     span = float(np.linalg.norm(axis))
     perp = np.array([-axis[1], axis[0]]) / max(span, 1e-6)
-    body = statistics.median([p.ring for p in f.pips])
-    spot = statistics.median([p.spot for p in f.pips])
+    body = _median([p.ring for p in f.pips])
+    spot = _median([p.spot for p in f.pips])
     con = body - spot
     h, w = gs.shape
 
@@ -1430,6 +1447,11 @@ def _stretch(img: np.ndarray) -> np.ndarray:
     face ends) then mean the same in any light. (Only a gain, like a longer exposure.)"""
     sample = img[::4, ::4]
     grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
+    # The 99.5th percentile is at least the grey level one rank below its own; when that is
+    # already bright (most pictures), the picture is not dim: no need for the exact percentile.
+    below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
+    if int(np.searchsorted(below, max(0, int(0.995 * (grey.size - 1)) - 1) + 1)) >= _DIM:
+        return img
     hi = float(np.percentile(grey, 99.5))
     if hi >= _DIM or hi < 16:
         return img
