@@ -154,3 +154,16 @@ def phone(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture
+def mock_factory():
+    """gpiozero's mock pins for the test (buttons, LED, buzzer), restored afterwards."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    old = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    yield factory
+    factory.reset()
+    Device.pin_factory = old

@@ -20,17 +20,6 @@ DRAW, UNDO = 17, 22
 HOLD_S = 0.3
 
 
-@pytest.fixture
-def mock_factory():
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    old = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
 
 @pytest.fixture
 def data_dir(tmp_path):

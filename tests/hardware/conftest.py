@@ -11,17 +11,6 @@ import numpy as np
 import pytest
 
 
-@pytest.fixture
-def mock_factory():
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    old = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
 
 class FakePicamera2:
     """The slice of picamera2's API the backend uses, with the same names and arguments."""
