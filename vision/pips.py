@@ -38,6 +38,7 @@ tests; the two pips of a 2 must share one paint; dots in a row are no 4, 5 or 6.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from dataclasses import dataclass
@@ -138,8 +139,14 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
 def _ring_samples_many(img: np.ndarray, blobs: list[tuple], k: float, n: int = 16) -> np.ndarray:
     """:func:`_ring_samples` of many ellipses (rows of ``(x, y, a, b, theta, ...)``) at once,
     with the very same arithmetic (the same grey values come out)."""
-    cos_t, sin_t = _UNIT[n]
     x, y, a, b, th = (np.array([c[j] for c in blobs]) for j in range(5))
+    return _ring_samples_arr(img, x, y, a, b, th.tolist(), k, n)
+
+
+def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
+                      th: list[float], k: float, n: int = 16) -> np.ndarray:
+    """:func:`_ring_samples_many` of ellipses given as arrays (orientations as a list)."""
+    cos_t, sin_t = _UNIT[n]
     ca = np.array([math.cos(t) for t in th])[:, None]
     sa = np.array([math.sin(t) for t in th])[:, None]
     ex, ey = (k * a)[:, None] * cos_t, (k * b)[:, None] * sin_t
@@ -263,15 +270,18 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
         ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
         th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
-        for k in np.flatnonzero(ok).tolist():
-            cx, cy = float(cents[sel[k], 0]), float(cents[sel[k], 1])
-            spot = float(gs[int(round(cy)), int(round(cx))])
-            cand.append((cx, cy, float(a[k]), float(b[k]), float(th[k]), spot, bool(barish[k]), bool(bar[sel[k]])))
+        ks = np.flatnonzero(ok)
+        sk = sel[ks]
+        cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
+        spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
+        thl = tha.tolist()
+        cand = list(zip(cxa.tolist(), cya.tolist(), aa.tolist(), ba.tolist(), thl, spota.tolist(),
+                        barish[ks].tolist(), bar[sk].tolist(), strict=True))
     if not cand:
         return pips
-    rings = _ring_samples_many(gs, cand, 1.5)
+    rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5)
     rings.sort(axis=1)
-    cols = np.array([c[:6] for c in cand])
+    cols = np.column_stack((cxa, cya, aa, ba, tha, spota))
     rmeans = (0.5 * (rings[:, 7] + rings[:, 8])).tolist()  # median of 16
     contrasts = np.array(rmeans) - cols[:, 5]
     cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
@@ -378,9 +388,7 @@ def _interp(x: float, xp: list[float], fp: list[float]) -> float:
         return fp[0]
     if x >= xp[-1]:
         return fp[-1]
-    j = 0
-    while xp[j + 1] <= x:
-        j += 1
+    j = bisect.bisect_right(xp, x) - 1  # the last xp[j] <= x
     if x == xp[j]:
         return fp[j]
     return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (x - xp[j]) + fp[j]
@@ -1218,17 +1226,24 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
     return out
 
 
+_UNIT12 = (np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False)))
+
+
 def _face_body(img: _Lab, f: _Face) -> np.ndarray:
     """Median Lab colour of a face's body (rings around its pips)."""
     h, w = img.shape[:2]
     x0, y0 = max(0, int(min(p.x for p in f.pips) - 3 * f.r)), max(0, int(min(p.y for p in f.pips) - 3 * f.r))
     x1, y1 = min(w, int(max(p.x for p in f.pips) + 3 * f.r) + 1), min(h, int(max(p.y for p in f.pips) + 3 * f.r) + 1)
     lab = img.crop(y0, y1, x0, x1)
-    t = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-    xs = np.concatenate([p.x + 2.0 * p.a * np.cos(t) for p in f.pips]).round().astype(int) - x0
-    ys = np.concatenate([p.y + 2.0 * p.a * np.sin(t) for p in f.pips]).round().astype(int) - y0
+    cos_t, sin_t = _UNIT12
+    px = np.array([[p.x, p.y, 2.0 * p.a] for p in f.pips])
+    xs = (px[:, 0:1] + px[:, 2:3] * cos_t).ravel().round().astype(int) - x0
+    ys = (px[:, 1:2] + px[:, 2:3] * sin_t).ravel().round().astype(int) - y0
     xs, ys = _clamp(xs, lab.shape[1] - 1), _clamp(ys, lab.shape[0] - 1)
-    return np.median(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
+    v = np.sort(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
+    n = v.shape[0]
+    # (np.median along axis 0: grey levels, so the mean of the middle two is exact)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
 
 
 def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float, ms: float,
