@@ -286,14 +286,12 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     contrasts = np.array(rmeans) - cols[:, 5]
     cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
     # A pip (over 4 px) is dark all through; a whole dark die (with light pips in it) is not.
-    inner = np.zeros(len(cand))
-    cxs, cys, as_, bs, ths = cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3], cols[:, 4]
-    ca_, sa_ = np.cos(ths), np.sin(ths)
-    for k, j in ((0.35, 0), (-0.35, 0), (0, 0.35), (0, -0.35)):
-        iy = _clamp(np.round(cys + k * as_ * sa_ + j * bs * ca_).astype(np.intp), gs.shape[0] - 1)
-        ix = _clamp(np.round(cxs + k * as_ * ca_ - j * bs * sa_).astype(np.intp), gs.shape[1] - 1)
-        inner = np.maximum(inner, gs[iy, ix])
-    inner = inner.tolist()
+    cxs, cys, as_, bs = (cols[:, i:i + 1] for i in range(4))
+    ca_, sa_ = np.cos(cols[:, 4])[:, None], np.sin(cols[:, 4])[:, None]
+    kk, jj = _INNER
+    iy = _clamp(np.round(cys + kk * as_ * sa_ + jj * bs * ca_).astype(np.intp), gs.shape[0] - 1)
+    ix = _clamp(np.round(cxs + kk * as_ * ca_ - jj * bs * sa_).astype(np.intp), gs.shape[1] - 1)
+    inner = gs[iy, ix].max(axis=1).astype(np.float64).tolist()
     for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
         into = bars if from_bar and isinstance(bars, list) else pips
         rmean = rmeans[n_]
@@ -329,6 +327,10 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     return pips
 
 
+# four points inside a pip, at 0.35 of its axes: (major, minor) axis factors
+_INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
+
+
 def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray,
                   bh: np.ndarray, cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Normalised central second moments (mu20, mu02, mu11 over the area) of the labelled
@@ -337,14 +339,14 @@ def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.
     bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
     sizes = w * h
     owner = np.repeat(np.arange(sel.size), sizes)
-    off = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    wo = w[owner]
-    q, r = np.divmod(off, wo)
-    ys, xs = by[owner] + q, bx[owner] + r
-    hit = labels[ys, xs] == sel[owner] + 1
+    off = np.arange(int(sizes.sum())) - (np.cumsum(sizes) - sizes)[owner]
+    q, r = np.divmod(off, w[owner])
+    # (labels looked up by flat index: the same pixels, in the same order)
+    flat = (by.astype(np.int64) * labels.shape[1] + bx)[owner] + q * labels.shape[1] + r
+    hit = labels.ravel()[flat] == (sel + 1)[owner]
     owner = owner[hit]
-    dx = xs[hit] - cents[sel, 0][owner]
-    dy = ys[hit] - cents[sel, 1][owner]
+    dx = (bx[owner] + r[hit]) - cents[sel, 0][owner]
+    dy = (by[owner] + q[hit]) - cents[sel, 1][owner]
     n = np.maximum(np.bincount(owner, minlength=sel.size), 1)
     return (np.bincount(owner, dx * dx, sel.size) / n, np.bincount(owner, dy * dy, sel.size) / n,
             np.bincount(owner, dx * dy, sel.size) / n)
