@@ -12,7 +12,9 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   is not taken for the die), and a die may touch a tight crop with its corners.
 * **Detection**: pixels that match a learned body colour -> holes filled -> connected components
   filtered by size and shape (square vs round is learned from the examples too); a second look
-  with an opening about half a die wide frees dice touched by lines or shapes of their colour.
+  with an opening about half a die wide frees dice touched by lines or shapes of their colour; a
+  die the colour of the table (or of a shape it lies on) is looked for among outlines closed by
+  edges alone, of the other dice's size and shape, typed by the nearest learned body colour.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
@@ -493,12 +495,11 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
         feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
     min_area = max(60.0, 0.0012 * h * w) if not allow_border else 0.02 * h * w
     found: list[tuple[int, np.ndarray, float, float]] = []
-    edges = edge_map(img_bgr)
-    edges_lo = edge_map(img_bgr, 75)
+    cuts = [None] + [edge_map(img_bgr, p) for p in EDGE_PCTS]
     masks = _type_masks(feat, model.pix_mu, model.pix_sd, types, DETECT_LIMITS)
     for k, (t, mask) in enumerate(masks):
         loose = 1.0 if k % len(DETECT_LIMITS) == 0 else 0.93
-        for cut in (None, edges, edges_lo):
+        for cut in cuts:
             comps = [c for c in _components(mask, min_area, model.shape, allow_border, cut) if not c["touching"]]
             ok = [c for c in comps if _shape_ok(c, model.shape)]
             areas = sorted(c["area"] for c in ok)
@@ -533,6 +534,20 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
             for c in _components(m, min_area, model.shape, allow_border, None):
                 if not c["touching"] and _shape_ok(c, model.shape) and c["area"] < 1.7 * good[len(good) // 2]:
                     found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.9))
+    if EDGE_ANY and good:
+        # a die the colour of the table (or of a shape it lies on) merges with it in the colour
+        # masks: outlines closed by edges alone, of the others' size and shape, take the type of
+        # the nearest learned body colour
+        med = good[len(good) // 2]
+        full = np.full((h, w), 255, np.uint8)
+        for cut in cuts[1:]:
+            for c in _components(full, max(min_area, 0.5 * med), model.shape, allow_border, cut):
+                if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 1.6 * med:
+                    continue
+                d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
+                t = int(np.argmin(d2))
+                if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
+                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
     if not found:
         return []
     # group candidates that sit on the same place; read() keeps the one that reads best
@@ -554,6 +569,9 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
 
 
 OPEN_PASS = True
+EDGE_ANY = True      # also outlines closed by edges alone (dice the colour of the table)
+EDGE_ANY_D2 = 9.0    # ... whose body colour is this close to a learned type
+EDGE_PCTS = (90, 75)   # edge maps (percentile of gradient strength) that cut dice from their surroundings
 
 
 def _components_from_cnt(c: np.ndarray, h: int, w: int) -> dict | None:
