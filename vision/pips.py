@@ -352,6 +352,9 @@ def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.
             np.bincount(owner, dx * dy, sel.size) / n)
 
 
+_K3 = np.ones(3) / 3  # a 3-sample running mean
+
+
 def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
                body: float) -> list[tuple[float, float, float, float]]:
     """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
@@ -364,7 +367,7 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     ts = np.arange(-a, a + 0.01, 0.5)
     xs = _clamp(np.round(cx + ts * ca).astype(int), gs.shape[1] - 1)
     ys = _clamp(np.round(cy + ts * sa).astype(int), gs.shape[0] - 1)
-    v = np.convolve(gs[ys, xs].astype(np.float32), np.ones(3) / 3, mode="same")
+    v = np.convolve(gs[ys, xs].astype(np.float32), _K3, mode="same")
     core = float(v[2:-2].min()) if v.size > 4 else float(v.min())
     contrast = body - core
     if contrast < 30:
