@@ -53,7 +53,7 @@ MAX_CANDIDATES = 60
 PER_GROUP = 3
 TOP_K = 2
 BLOB_W = 0.0
-GM_W = 1.0
+GM_W = 0.5         # weight of the plain gradient magnitude beside the orientation bins
 ORIENT_W = 0.5     # weight of the orientation-split gradient maps (square dice only)
 ORIENT_BINS = 4
 ORIENT_POW = 2.0
@@ -224,8 +224,9 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     idx = _MASK_IDX.get(shape)
     if idx is None:
         idx = _MASK_IDX[shape] = np.flatnonzero(m)  # only the inner area is kept (a shorter vector)
-    chans = [(gm, GM_W), (np.abs(hp), 1.0)]
-    if ORIENT_W > 0 and shape == "square":
+    orient = ORIENT_W > 0 and shape == "square"
+    chans = [(gm, GM_W if orient else 1.0), (np.abs(hp), 1.0)]
+    if orient:
         # embossed symbols (dice) lit from one side: an edge shows with a strength |cos| of the angle
         # between its normal and the light. Gradient maps split by orientation, each normalised
         # on its own, lose that factor (the light direction); the magnitude map keeps the rest.
