@@ -472,11 +472,16 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     la, lb = 1.5 * p.a, 1.5 * q.a
     wm, hm = gs.shape[1] - 1, gs.shape[0] - 1
     item = gs.item
-    v = []
-    for t in steps:
-        if t * d > la and (1 - t) * d > lb:
-            x, y = int(round(p.x + dx * t)), int(round(p.y + dy * t))
-            v.append(item(min(max(y, 0), hm), min(max(x, 0), wm)))
+    if min(p.x, q.x) >= 0 and max(p.x, q.x) <= wm and min(p.y, q.y) >= 0 and max(p.y, q.y) <= hm:
+        # both ends inside the picture: so is every point between them (no clamping needed)
+        v = [item(int(round(p.y + dy * t)), int(round(p.x + dx * t)))
+             for t in steps if t * d > la and (1 - t) * d > lb]
+    else:
+        v = []
+        for t in steps:
+            if t * d > la and (1 - t) * d > lb:
+                x, y = int(round(p.x + dx * t)), int(round(p.y + dy * t))
+                v.append(item(min(max(y, 0), hm), min(max(x, 0), wm)))
     if not v:
         return True
     body = 0.5 * (p.ring + q.ring)
@@ -1301,12 +1306,13 @@ def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
     if len(faces) < 3:
         return faces
     out = []
-    for f in faces:
-        others = [g for g in faces if g is not f and g.ok]
+    fcon = [_face_contrast(g) for g in faces]  # (once per face, not once per pair)
+    for k, f in enumerate(faces):
+        others = [i for i, g in enumerate(faces) if g is not f and g.ok]
         if len(others) >= 2:
-            con = _median(_face_contrast(g) for g in others)
-            r = _median(g.r for g in others)
-            if _face_contrast(f) < _FAINT * con and f.r < 0.7 * r:
+            con = _median(fcon[i] for i in others)
+            r = _median(faces[i].r for i in others)
+            if fcon[k] < _FAINT * con and f.r < 0.7 * r:
                 continue
         out.append(f)
     return out
