@@ -136,16 +136,10 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
     return img[ys, xs].astype(np.float32)
 
 
-def _ring_samples_many(img: np.ndarray, blobs: list[tuple], k: float, n: int = 16) -> np.ndarray:
-    """:func:`_ring_samples` of many ellipses (rows of ``(x, y, a, b, theta, ...)``) at once,
-    with the very same arithmetic (the same grey values come out)."""
-    x, y, a, b, th = (np.array([c[j] for c in blobs]) for j in range(5))
-    return _ring_samples_arr(img, x, y, a, b, th.tolist(), k, n)
-
-
 def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
                       th: list[float], k: float, n: int = 16) -> np.ndarray:
-    """:func:`_ring_samples_many` of ellipses given as arrays (orientations as a list)."""
+    """:func:`_ring_samples` of many ellipses at once (centres, semi-axes as arrays, orientations
+    as a list), with the very same arithmetic (the same grey values come out)."""
     cos_t, sin_t = _UNIT[n]
     ca = np.array([math.cos(t) for t in th])[:, None]
     sa = np.array([math.sin(t) for t in th])[:, None]
