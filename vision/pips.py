@@ -109,6 +109,7 @@ class Pip:
     ring: float  # body level around the pip (in the pip-dark polarity)
     spot: float
     polarity: int  # +1 dark pips on a light die, -1 light pips on a dark die
+    stretched: bool = False  # just over its scale's size range (motion blur): any other find wins
 
     @property
     def r(self) -> float:
@@ -304,8 +305,10 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
                     into.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
                 continue
-            if barish:
+            if barish and (f != 1.0 or rmax != _SCALES[0][2] or a > 1.3 * rmax or b < 0.6 * max(a, rmax) or b > 0.85 * a):
                 continue
+            # (a pip just over the size range, stretched by motion blur, stays, as a last resort;
+            # a round one over it is left to the next scale)
         if into is not pips:
             continue
         # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
@@ -317,7 +320,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             continue
         if f != 1.0:
             cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
-        pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
+        pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity, bool(barish)))
     return pips
 
 
@@ -398,7 +401,7 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     unless the larger is several touching pips seen as one blob."""
     if not pips:
         return []
-    pips.sort(key=lambda p: -p.a)
+    pips.sort(key=lambda p: (p.stretched, -p.a))
     xs = np.array([p.x for p in pips])
     ys = np.array([p.y for p in pips])
     aa = np.array([p.a for p in pips])
