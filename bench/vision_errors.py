@@ -1,11 +1,12 @@
 """Dump every mistake of the pip reader on a labelled folder, with crops to look at.
 
-    python bench/vision_errors.py [FOLDER ...] [--out /tmp/pip_errors] [--no-crops]
+    python bench/vision_errors.py [FOLDER ...] [--out /tmp/pip_errors] [--no-crops] [--change half]
 
 For each wrong value, abstention, missed die and false detection it prints one line
 (image, x, y, label, reading, reason) and writes a 4x-enlarged crop around the spot, with
 the label box (green) and every reading of the image (red: value, yellow: abstention).
-Scoring is the same as bench/vision.py.
+Scoring is the same as bench/vision.py. ``--change`` first changes every photo as one of
+bench/vision_robust.py's changes does (not grid3), its labels moved along.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.vision import DEFAULT, find_images, load_labels, match  # noqa: E402
+from bench.vision import DEFAULT, find_images, match  # noqa: E402
 from vision.pips import read_pips  # noqa: E402
 
 
@@ -47,7 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--out", type=Path, default=Path("/tmp/pip_errors"))
     ap.add_argument("--no-crops", action="store_true")
+    ap.add_argument("--change", default="none", help="a change of bench/vision_robust.py, e.g. half")
     args = ap.parse_args(argv)
+    from bench.vision_robust import CHANGES, _labels
+    change, how = CHANGES[args.change]
+    if change is None:
+        ap.error(f"--change {args.change}: not a change of one photo")
     folders = args.folders or [DEFAULT]
     if not args.no_crops:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -56,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     for folder in folders:
         for path in find_images(folder):
             img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            labels = load_labels(path, img.shape)
+            labels = _labels(path, img.shape, how)
+            img = change(img)
             dice = read_pips(img)
             m = match(labels, dice)
             errs = []

@@ -95,6 +95,7 @@ _BIG_SIDE = 160  # ... when that copy is at least this large
 _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this big (px of the picture)
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
+_TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -839,6 +840,20 @@ def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool
             and _two_has_outline(img, p, q))
 
 
+def _crowded_two(p: Pip, q: Pip, pips: list[Pip]) -> bool:
+    """A pip of a 2 with a look-alike much nearer than the 2's other pip (under 0.4 of their
+    distance, where no pip of a neighbouring face or die can be): it belongs with that
+    look-alike (a side face's row of pips next to a top 1), and the pair is not a 2."""
+    lim = (0.4 * _dist(p, q)) ** 2
+    for r in pips:
+        if r is p or r is q:
+            continue
+        for s in (p, q):
+            if (r.x - s.x) ** 2 + (r.y - s.y) ** 2 < lim and _similar(r, s):
+                return True
+    return False
+
+
 def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
     asym, near, far = _body_extent(img, p)
@@ -850,24 +865,15 @@ def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
     r = _median([p.a for p in ps])
     rb = _median([math.sqrt(p.a * p.b) for p in ps])
     ok, quality, reason = _pattern(pts, r, rb)
+    if ok and len(ps) >= 3 and quality < 0.5:
+        # A barely fitting pattern whose pips fall into a round and a squeezed lot (a gap in
+        # roundness): a top face and a side face, not one face (a 4 and a side's 2 as a 6).
+        rd = sorted(p.roundness for p in ps)
+        if max(b - a for a, b in itertools.pairwise(rd)) >= _TWO_FACES_RD:
+            ok, quality, reason = False, 0.0, "pips of a top and a side face"
     c = pts.mean(axis=0)
     return _Face([], ps, float(c[0]), float(c[1]), r, _median([p.roundness for p in ps]),
                  ok, quality, reason, ps[0].polarity)
-
-
-def _split_by_shape(ps: list[Pip]) -> list[list[Pip]]:
-    """Split a merged group (top face + side face) into two by pip roundness / orientation."""
-    if len(ps) < 3:
-        return [ps]
-    rd = np.array([p.roundness for p in ps])
-    order = np.argsort(rd)
-    gaps = np.diff(rd[order])
-    k = int(np.argmax(gaps))
-    if gaps[k] < 0.06:
-        return [ps]
-    lo = [ps[i] for i in order[:k + 1]]
-    hi = [ps[i] for i in order[k + 1:]]
-    return [lo, hi]
 
 
 def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> list[_Face]:
@@ -892,7 +898,8 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
             face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok and (len(sub) > 2 or _two_ok(gs_by_pol, img, ps[sub[0]], ps[sub[1]])):
+            if face.ok and (len(sub) > 2 or (_two_ok(gs_by_pol, img, ps[sub[0]], ps[sub[1]])
+                                             and not _crowded_two(ps[sub[0]], ps[sub[1]], ps))):
                 valid.append((frozenset(sub), face))
         if len(sub) == 6:
             return
@@ -1020,7 +1027,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and not _two_ok(gs_by_pol, img, *ps):
+        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps) or _crowded_two(*ps, pips)):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1050,7 +1057,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_ok(gs_by_pol, img, p, q)):
+                    and _two_ok(gs_by_pol, img, p, q) and not _crowded_two(p, q, pips)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
