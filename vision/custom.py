@@ -488,7 +488,7 @@ def _quality(c: dict, shape: str) -> float:
 
 
 def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = None,
-           allow_border: bool = False, types=None, flat: bool = True) -> list:
+           allow_border: bool = False, types=None, flat: bool = True, info: dict | None = None) -> list:
     """Candidate objects: (type index whose colour found it, contour) per place, or with
     ``flat=False`` a list of alternative outlines per place (best-shaped first)."""
     h, w = img_bgr.shape[:2]
@@ -539,16 +539,13 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
         # a die the colour of the table (or of a shape it lies on) merges with it in the colour
         # masks: outlines closed by edges alone, of the others' size and shape, take the type of
         # the nearest learned body colour
-        med = good[len(good) // 2]
-        full = np.full((h, w), 255, np.uint8)
-        for cut in cuts[1:]:
-            for c in _components(full, max(min_area, 0.5 * med), model.shape, allow_border, cut):
-                if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 1.6 * med:
-                    continue
-                d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
-                t = int(np.argmin(d2))
-                if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
-                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
+        found += _edge_only(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types)
+    if info is not None:
+        info.update(cuts=cuts[1:], med=good[len(good) // 2] if good else None, min_area=min_area)
+    return _group(found, flat)
+
+
+def _group(found: list, flat: bool) -> list:
     if not found:
         return []
     # group candidates that sit on the same place; read() keeps the one that reads best
@@ -569,9 +566,61 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     return [[(t, c) for t, c, _ in g["cands"]] for g in groups]
 
 
+def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float, allow_border: bool,
+               types=None) -> list:
+    """Outlines closed by edges alone, of about area ``med`` and the set's shape, typed by the
+    nearest learned body colour (dice the colour of the table)."""
+    h, w = img_bgr.shape[:2]
+    found = []
+    full = np.full((h, w), 255, np.uint8)
+    if EDGE_OPEN:
+        ksz = max(5, int(EDGE_OPEN * math.sqrt(med)) | 1)
+        big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
+    for cut in cuts:
+        comps = _components(full, max(min_area, 0.5 * med), model.shape, allow_border, cut)
+        if EDGE_OPEN:
+            # a die whose outline has a gap leaks into the table square or shadow beside it:
+            # an opening about half a die wide cuts such necks
+            m = cv2.morphologyEx(cv2.bitwise_and(full, cv2.bitwise_not(cut)), cv2.MORPH_OPEN,
+                                 np.ones((3, 3), np.uint8))
+            if not allow_border:
+                m = _drop_border(m)
+            m = cv2.morphologyEx(_fill_holes(m), cv2.MORPH_OPEN, big)
+            comps = comps + _components(m, max(min_area, 0.5 * med), model.shape, allow_border, None)
+        if EDGE_THICK and cut is cuts[-1]:
+            # an outline with gaps (one side of the die lit like the table) leaks into the table:
+            # thicker edges close gaps of a few pixels; the region found grows back by as much
+            thick = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (EDGE_THICK, EDGE_THICK))
+            m = cv2.bitwise_not(cv2.dilate(cut, thick))
+            if not allow_border:
+                m = _drop_border(m)
+            if EDGE_THICK_CLOSE:  # the symbol's edges may meet the outline's: close that notch
+                k2 = max(5, int(EDGE_THICK_CLOSE * math.sqrt(med)) | 1)
+                m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))
+            m = cv2.dilate(_fill_holes(m), thick)
+            for c in _components(m, max(min_area, 0.5 * med), model.shape, allow_border, None):
+                if c["solidity"] >= 0.6:  # the symbol's edges may meet the outline's: a notch
+                    hc = _components_from_cnt(cv2.convexHull(c["cnt"]), h, w)
+                    if hc:
+                        hc["touching"] = c["touching"]
+                        comps.append(hc)
+        for c in comps:
+            if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 1.6 * med:
+                continue
+            d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
+            t = int(np.argmin(d2))
+            if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
+                found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
+    return found
+
+
 OPEN_PASS = True
 EDGE_ANY = True      # also outlines closed by edges alone (dice the colour of the table)
 EDGE_ANY_D2 = 9.0    # ... whose body colour is this close to a learned type
+EDGE_OPEN = 0.45     # ... also after an opening this many die sides wide (0 = off)
+EDGE_THICK = 7       # ... and with edges thickened by this kernel (0 = off)
+EDGE_THICK_CLOSE = 0.35
+EDGE_RESIZE = True   # ... looked for again at the size of the sure readings when it differs
 EDGE_PCTS = (90, 75)   # edge maps (percentile of gradient strength) that cut dice from their surroundings
 
 
@@ -726,13 +775,33 @@ EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of
 
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
-    for group in detect(img_bgr, model, feat=feat, flat=False):
-        es = [_entry(img_bgr, feat, group[0][1], model, scale)]
-        if es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
-            es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
-        cand.append(max(es, key=lambda e: e["_score"]))
+    info: dict = {}
+
+    def classify(groups) -> None:
+        for group in groups:
+            es = [_entry(img_bgr, feat, group[0][1], model, scale)]
+            if es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
+                es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
+            cand.append(max(es, key=lambda e: e["_score"]))
+
+    classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
+    if EDGE_ANY and EDGE_RESIZE and sure and info.get("cuts"):
+        # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
+        # the die's colour): look again for dice the colour of the table at the size of the sure
+        # readings, at places where nothing was found
+        med = float(np.median([e["_area"] for e in sure]))
+        if info["med"] is None or not 0.75 <= med / info["med"] <= 1.33:
+            extra = _edge_only(img_bgr, model, feat, info["cuts"], med, info["min_area"], False)
+            taken = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in cand]
+            keep = []
+            for f in extra:
+                (cx, cy), r = cv2.minEnclosingCircle(f[1])
+                if all(math.hypot(cx - x, cy - y) > 0.7 * max(r, 0.7 * a) for x, y, a in taken):
+                    keep.append(f)
+            classify(_group(keep, False))
+            sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
     if ref:
