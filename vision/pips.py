@@ -96,6 +96,7 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
+_SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length) are squeezed pips
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -302,9 +303,16 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             split = _split_bar(gs, cx, cy, a, b, th, rmean)
             if split:
                 for sx, sy, sr, sspot in split:
+                    # each piece: sr along the bar, the bar's half width across it (a side
+                    # face's row of squeezed pips stays squeezed)
+                    sb, sth = b * f, th
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    into.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
+                    if sb > sr:
+                        sr, sb, sth = sb, sr, (th + 0.5 * math.pi) % math.pi
+                    if sb > _SQUEEZED * sr:
+                        sb, sth = 0.95 * sr, th  # round, as far as a bar's moments can tell
+                    into.append(Pip(sx, sy, sr, sb, sth, rmean - sspot, rmean, sspot, polarity))
                 continue
             if barish and (f != 1.0 or rmax != _SCALES[0][2] or a > 1.3 * rmax or b < 0.6 * max(a, rmax) or b > 0.85 * a):
                 continue
