@@ -96,7 +96,7 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
-_SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length) are squeezed pips
+_SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length, or wider than 1 / this) are squeezed
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 
 
@@ -302,17 +302,19 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
         if barish or b / a < 0.6:
             split = _split_bar(gs, cx, cy, a, b, th, rmean)
             if split:
+                # The pieces' width across the bar over their length along it (1 for a row
+                # of round pips; a side face's row of squeezed pips stays squeezed). The
+                # moments of k touching discs of radius R: a = 2.236 R (k = 2), 3.416 R (3).
+                squeeze = (b - 0.5) * (2.236 if len(split) == 2 else 3.416) / max(a - 0.5, 1e-6)
+                rd, sth = 0.95, th
+                if squeeze < _SQUEEZED:
+                    rd = squeeze
+                elif squeeze * _SQUEEZED > 1:
+                    rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
                 for sx, sy, sr, sspot in split:
-                    # each piece: sr along the bar, the bar's half width across it (a side
-                    # face's row of squeezed pips stays squeezed)
-                    sb, sth = b * f, th
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    if sb > sr:
-                        sr, sb, sth = sb, sr, (th + 0.5 * math.pi) % math.pi
-                    if sb > _SQUEEZED * sr:
-                        sb, sth = 0.95 * sr, th  # round, as far as a bar's moments can tell
-                    into.append(Pip(sx, sy, sr, sb, sth, rmean - sspot, rmean, sspot, polarity))
+                    into.append(Pip(sx, sy, sr, sr * rd, sth, rmean - sspot, rmean, sspot, polarity))
                 continue
             if barish and (f != 1.0 or rmax != _SCALES[0][2] or a > 1.3 * rmax or b < 0.6 * max(a, rmax) or b > 0.85 * a):
                 continue
