@@ -49,7 +49,7 @@ DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floo
 PIX_SD_CAP = np.array([0.06, 0.06, 0.35], np.float32)
 PIXEL_D2 = 10.0
 DETECT_LIMITS = (PIXEL_D2, 3 * PIXEL_D2)     # squared colour distance that still counts as "body"
-MAX_CANDIDATES = 60
+MAX_CANDIDATES = 150
 PER_GROUP = 3
 TOP_K = 2
 BLOB_W = 0.0
@@ -700,7 +700,7 @@ COLOUR_CAP = 40.0
 COLOUR_MAX_D2 = 25.0
 
 
-def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
+def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None) -> dict:
     descs = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
     icon = _class_scores(model, descs)
     d2 = _colour_d2(model, col)
@@ -717,7 +717,8 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
            "margin": margin}
     conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
     res["confidence"] = round(conf, 3)
-    energy = icon_energy(patch, model.shape)
+    if energy is None:
+        energy = icon_energy(patch, model.shape)
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
@@ -740,7 +741,16 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray) -> dict:
 def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     patch = canonical_patch(img_bgr, cnt, model.shape)
     col = _body_colour(img_bgr, cnt, feat)
-    r = classify_patch(model, patch, col)
+    energy = icon_energy(patch, model.shape)
+    if BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) \
+            and energy < BLANK_PRE * float(model.cls_energy.min()):
+        # plainly no symbol (a square of a checked cloth, a bare die): not worth matching
+        d2 = _colour_d2(model, col)
+        t = int(np.argmin(d2))
+        r = {"type": model.types[t], "face": None, "icon": 0.0, "colour_d2": float(d2[t]), "total": -2.0,
+             "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
+    else:
+        r = classify_patch(model, patch, col, energy)
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
@@ -770,6 +780,7 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     return out
 
 
+BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
 
 
