@@ -230,7 +230,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     ok = big_enough & (area <= math.pi * rmax * rmax * 1.3)
     ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2) & whole
     fill = area / np.maximum(bw * bh, 1)
-    ok &= (fill > 0.45) & (fill < 0.95)
+    ok &= (fill > 0.45) & ((fill < 0.95) | (np.maximum(bw, bh) <= 4))  # (a tiny pip may fill its box)
     # Two or three touching pips in a row (a small die's 6) make a bar longer than one pip:
     # it goes on to the shape tests, to be split there (``barish``).
     long_side = np.maximum(bw, bh)
