@@ -815,8 +815,14 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     if dring > _TWO_RING * contrast + 4:
         return False
     twin_body = dring <= max(6.0, 0.06 * contrast)
-    if max(p.a, q.a) / min(p.a, q.a) > (1.3 if twin_body else 1.2):
-        return False
+    size_tol = 1.3 if twin_body else 1.2
+    if max(p.a, q.a) / min(p.a, q.a) > size_tol:
+        if min(p.roundness, q.roundness) < 0.7:
+            return False
+        gs = gs_by_pol[p.polarity]  # (blurred round pips' blobs differ more than the pips)
+        rp, rq = _core_radius(gs, p), _core_radius(gs, q)
+        if max(rp, rq) / min(rp, rq) > size_tol:
+            return False
     # Two round pips may differ a little (lens, perspective); when one is clearly squeezed,
     # a small difference already means "another face" (unless the body says one face).
     both_round = min(p.roundness, q.roundness) >= 0.8
@@ -864,9 +870,25 @@ def _crowded_two(p: Pip, q: Pip, pips: list[Pip]) -> bool:
     return False
 
 
-def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
-    """A 1: the pip sits in the middle of a compact patch of die colour that ends all round."""
+def _core_radius(gs: np.ndarray, p: Pip) -> float:
+    """The pip's radius where it is half as dark as its middle (mean of 8 rays, px): a
+    blurred pip's blob reaches further out, into the blur."""
+    mid = p.spot + 0.5 * p.contrast
+    ks = np.arange(0.0, 1.01, 0.1) * p.a
+    t = np.arange(8) * (np.pi / 4)
+    xs = _clamp(np.round(p.x + ks[None, :] * np.cos(t)[:, None]).astype(int), gs.shape[1] - 1)
+    ys = _clamp(np.round(p.y + ks[None, :] * np.sin(t)[:, None]).astype(int), gs.shape[0] - 1)
+    light = gs[ys, xs] > mid
+    out = np.where(light.any(axis=1), ks[np.argmax(light, axis=1)], p.a)
+    return max(float(out.mean()), 0.5 * p.a)
+
+
+def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None) -> bool:
+    """A 1: the pip sits in the middle of a compact patch of die colour that ends all round
+    (at least _ONE_NEAR radii of its core away: a blurred pip's blob is wider than the pip)."""
     asym, near, far = _body_extent(img, p)
+    if gs is not None and near < _ONE_NEAR:
+        near *= p.a / _core_radius(gs, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
 
 
@@ -1078,7 +1100,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     for i, p in enumerate(singles):
         if i in used:
             continue
-        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p):
+        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity]):
             faces.append(_make_face(gs_by_pol, [p]))
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
