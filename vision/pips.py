@@ -210,8 +210,10 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     pips: list[Pip] = []
     h, w = mask.shape
     # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-    ltype = cv2.CV_16U if cv2.countNonZero(mask) < 65000 else cv2.CV_32S
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT)
+    # (Spaghetti labels as BBDT does, same labels and stats, a little faster with 16-bit labels)
+    small = cv2.countNonZero(mask) < 65000
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
     if n <= 1:
         return pips
     stats, cents = stats[1:], cents[1:]
