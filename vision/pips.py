@@ -253,73 +253,78 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # Shape tests per blob (second moments of all blobs' pixels at once); the ring samples of
     # the blobs that pass are taken all at once too.
     sel = idx[good]
-    cand = []
-    if sel.size:
-        mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
-        common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
-        l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-        a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
-        b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
-        # Two or three touching pips (a 6 on a small die) make one bar: split below.
-        barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
-        ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
-        th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
-        ks = np.flatnonzero(ok)
-        sk = sel[ks]
-        cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
-        spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
-        thl = tha.tolist()
-        cand = list(zip(cxa.tolist(), cya.tolist(), aa.tolist(), ba.tolist(), thl, spota.tolist(),
-                        barish[ks].tolist(), bar[sk].tolist(), strict=True))
-    if not cand:
+    if not sel.size:
+        return pips
+    mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
+    b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
+    # Two or three touching pips (a 6 on a small die) make one bar: split below.
+    barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
+    ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+    th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+    ks = np.flatnonzero(ok)
+    sk = sel[ks]
+    cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
+    spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
+    thl = tha.tolist()
+    if not ks.size:
         return pips
     rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5)
     rings.sort(axis=1)
-    cols = np.column_stack((cxa, cya, aa, ba, tha, spota))
-    rmeans = (0.5 * (rings[:, 7] + rings[:, 8])).tolist()  # median of 16
-    contrasts = np.array(rmeans) - cols[:, 5]
-    cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
+    rmean = (0.5 * (rings[:, 7] + rings[:, 8])).astype(np.float64)  # median of 16
+    contrasts = rmean - spota
+    cuts = np.count_nonzero(rings < (spota + 0.5 * contrasts)[:, None], axis=1)
     # A pip (over 4 px) is dark all through; a whole dark die (with light pips in it) is not.
-    cxs, cys, as_, bs = (cols[:, i:i + 1] for i in range(4))
-    ca_, sa_ = np.cos(cols[:, 4])[:, None], np.sin(cols[:, 4])[:, None]
+    cxs, cys, as_, bs = cxa[:, None], cya[:, None], aa[:, None], ba[:, None]
+    ca_, sa_ = np.cos(tha)[:, None], np.sin(tha)[:, None]
     kk, jj = _INNER
     iy = _clamp(np.round(cys + kk * as_ * sa_ + jj * bs * ca_).astype(np.intp), gs.shape[0] - 1)
     ix = _clamp(np.round(cxs + kk * as_ * ca_ - jj * bs * sa_).astype(np.intp), gs.shape[1] - 1)
-    inner = gs[iy, ix].max(axis=1).astype(np.float64).tolist()
-    for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
-        into = bars if from_bar and isinstance(bars, list) else pips
-        rmean = rmeans[n_]
-        contrast = rmean - spot
-        if contrast < 30:
-            continue
-        # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-        cut = cuts[n_]
-        if cut > 6:
-            continue
-        if barish or b / a < 0.6:
-            split = _split_bar(gs, cx, cy, a, b, th, rmean)
+    inner = gs[iy, ix].max(axis=1).astype(np.float64)
+    # The ring must be body (neighbouring pips may cut into a quarter of it at most), and
+    # clearly lighter than the spot.
+    live = (contrasts >= 30) & (cuts <= 6)
+    barish = barish[ks]
+    from_bar = bar[sk] if isinstance(bars, list) else np.zeros(ks.size, bool)
+    try_split = live & (barish | (ba / aa < 0.6))
+    # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
+    # (a 6's packed columns), the spread of the body samples beyond them. (Compared in
+    # float32, as the samples are.)
+    rows = np.arange(ks.size)
+    spread = rings[rows, 12] - rings[rows, np.where(cuts >= 2, 6, 4)]
+    plain = (live & ~barish & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
+             & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
+    todo = np.flatnonzero(try_split | plain).tolist()
+    if not todo:
+        return pips
+    if f != 1.0:
+        px, py, pa, pb = (cxa + 0.5) * f - 0.5, (cya + 0.5) * f - 0.5, aa * f, ba * f
+    else:
+        px, py, pa, pb = cxa, cya, aa, ba
+    cols = list(zip(px.tolist(), py.tolist(), pa.tolist(), pb.tolist(), thl, contrasts.tolist(),
+                    rmean.tolist(), spota.tolist(), strict=True))
+    tried = np.flatnonzero(try_split).tolist()
+    splits = dict(zip(tried, _split_bars(gs, cxa[tried].tolist(), cya[tried].tolist(), aa[tried].tolist(),
+                                         ba[tried].tolist(), [thl[i] for i in tried],
+                                         rmean[tried].tolist()), strict=True)) if tried else {}
+    for n_ in todo:
+        split = splits.get(n_)
+        if split is not None:
             if split:
+                into = bars if from_bar[n_] else pips
+                th, rm = thl[n_], cols[n_][6]
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    into.append(Pip(sx, sy, sr, sr * 0.95, th, rmean - sspot, rmean, sspot, polarity))
+                    into.append(Pip(sx, sy, sr, sr * 0.95, th, rm - sspot, rm, sspot, polarity))
                 continue
-            if barish:
+            if not plain[n_]:
                 continue
-        if into is not pips:
-            continue
-        # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
-        # (a 6's packed columns), the spread of the body samples beyond them.
-        lo = 6 if cut >= 2 else 4
-        if ring[12] - ring[lo] > 0.3 * contrast + 6:
-            continue
-        if a > 4 and inner[n_] > spot + 0.6 * contrast:
-            continue
-        if f != 1.0:
-            cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
-        pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity))
+        pips.append(Pip(*cols[n_], polarity))
     return pips
 
 
@@ -381,6 +386,63 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
             r = 0.5 * step + 0.5
             return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
     return []
+
+
+def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float], b: list[float],
+                th: list[float], body: list[float]) -> list[list[tuple[float, float, float, float]]]:
+    """:func:`_split_bar` of many bars at once (the profiles along all bars sampled and
+    smoothed together, with the very same arithmetic: the same pieces come out)."""
+    out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
+    # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
+    go = [i for i in range(len(cx)) if not all(abs(2 * (a[i] - 0.5) / k - 2 * (b[i] - 0.5))
+                                                 > 0.4 * (2 * (a[i] - 0.5) / k) for k in (3, 2))]
+    if not go:
+        return out
+    ts = [np.arange(-a[i], a[i] + 0.01, 0.5) for i in go]
+    lens = [t.size for t in ts]
+    if min(lens) < 3:  # (never for real bars; one by one then)
+        for i in go:
+            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i])
+        return out
+    cs = [(math.cos(th[i]), math.sin(th[i])) for i in go]
+    n = np.array(lens)
+    rep = np.repeat(np.arange(len(go)), n)
+    t_all = np.concatenate(ts)
+    ca = np.array([c for c, _s in cs])[rep]
+    sa = np.array([s for _c, s in cs])[rep]
+    xs = _clamp(np.round(np.array([cx[i] for i in go])[rep] + t_all * ca).astype(int), gs.shape[1] - 1)
+    ys = _clamp(np.round(np.array([cy[i] for i in go])[rep] + t_all * sa).astype(int), gs.shape[0] - 1)
+    # all profiles in one row, each after a zero (a 3-sample running mean then ends each
+    # profile as np.convolve(..., mode="same") of the profile alone does)
+    starts = np.cumsum(n) - n + np.arange(1, len(go) + 1)
+    row = np.zeros(int(n.sum()) + len(go) + 1, np.float64)
+    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = gs[ys, xs]
+    v_all = np.convolve(row, _K3, mode="same").tolist()
+    t_list = t_all.tolist()
+    o = 0
+    for g, i in enumerate(go):
+        m, p0 = lens[g], int(starts[g])
+        tl, vl = t_list[o:o + m], v_all[p0:p0 + m]
+        o += m
+        core = min(vl[2:-2]) if m > 4 else min(vl)
+        contrast = body[i] - core
+        if contrast < 30:
+            continue
+        ai, bi = a[i], b[i]
+        for k in (3, 2):
+            step = 2 * (ai - 0.5) / k
+            if abs(step - 2 * (bi - 0.5)) > 0.4 * step:
+                continue  # the pieces would not be round
+            centres = [-(ai - 0.5) + step * (j + 0.5) for j in range(k)]
+            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
+            vc = [_interp(c, tl, vl) for c in centres]
+            vn = [_interp(c, tl, vl) for c in necks]
+            if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
+                r = 0.5 * step + 0.5
+                ca_i, sa_i = cs[g]
+                out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in zip(centres, vc, strict=True)]
+                break
+    return out
 
 
 def _interp(x: float, xp: list[float], fp: list[float]) -> float:
