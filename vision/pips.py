@@ -1272,9 +1272,9 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
         mine = [f for f in sure if f.polarity == pol]
         r = float(np.median([f.r for f in mine]))
         s = _face_size(mine[0]) if len(mine) == 1 else float(np.median([_face_size(f) for f in mine]))
-        bodies = np.array([_face_body(img, f) for f in mine])
         if s < _LOGO_MIN_FACE * scale:
             continue  # a logo on a die this small cannot be told from a smudge
+        bodies = np.array([_face_body(img, f) for f in mine])
         # marks of the pips' colour, sought on a half-size copy (cheaper; a logo is big)
         gs = gs_by_pol[pol]
         small = cv2.resize(gs, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
