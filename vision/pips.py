@@ -507,6 +507,16 @@ def _median(values) -> float:
     return (data[i - 1] + data[i]) / 2
 
 
+def _median_of(a: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """``np.median`` of a small float array without NaNs (the same arithmetic, in the array's
+    precision: the middle value, or half the sum of the middle two), without its overhead."""
+    s = np.sort(a, axis=axis)
+    ax = 0 if axis is None else axis
+    k = s.shape[ax] // 2
+    mid = np.take(s, k, axis=ax)
+    return mid if s.shape[ax] % 2 else (np.take(s, k - 1, axis=ax) + mid) / 2
+
+
 def _angle_diff(t1: float, t2: float) -> float:
     d = abs(t1 - t2) % math.pi
     return min(d, math.pi - d)
@@ -711,8 +721,8 @@ class _Lab:
     _LAB_TILE px, each converted once (blurred with a pixel of margin, so every pixel is as in
     a conversion of the whole blurred image) the first time a crop needs it."""
 
-    def __init__(self, img: np.ndarray) -> None:
-        self.img = _stretch(img)  # colour differences of a dim picture as in a well-lit one
+    def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
+        self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
         self._lab: np.ndarray | None = None
         self._done: np.ndarray | None = None
@@ -765,14 +775,14 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     ys = np.round(p.y + ex * sa + ey * ca).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
-    body = np.median(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
     dist = np.linalg.norm(v - body, axis=2)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
     # least half way to what lies beyond (most rays reach the table), but never below 8.
-    thr = min(thr, max(8.0, 0.5 * float(np.median(dist.max(axis=1)))))
+    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
     dev = (dist > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
-    asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
+    asym = float(_median_of(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
     es = np.sort(first)
     return asym, float(es[4]), float(es[12])
 
@@ -843,10 +853,10 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     body_px = v[(ks[None, :] < 0.6) & ~near & inside]
     if body_px.shape[0] < 8:
         return True  # cannot tell: do not reject
-    body = np.median(body_px, axis=0)
+    body = _median_of(body_px, axis=0)
     dist = np.linalg.norm(v - body, axis=2)
     # (a white die on a light table ends in a small step: half way to what lies beyond)
-    thr = min(thr, max(9.0, 0.5 * float(np.median(np.where(near, 0.0, dist).max(axis=1)))))
+    thr = min(thr, max(9.0, 0.5 * float(_median_of(np.where(near, 0.0, dist).max(axis=1)))))
     dev = (dist > thr) & ~near
     dev |= ~inside  # a face cut by the image border ends there
     ended = dev.any(axis=1)
@@ -939,7 +949,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return []
     pts = np.array([[p.x, p.y] for p in ps])
     dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    r = float(np.median([p.a for p in ps]))
+    r = float(_median([p.a for p in ps]))
     maxd = 7.0 * r
     valid: list[tuple[frozenset, _Face]] = []
     sim: dict[tuple[int, int], bool] = {}
@@ -1270,8 +1280,8 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
     out: list[_Face] = []
     for pol in {f.polarity for f in sure}:
         mine = [f for f in sure if f.polarity == pol]
-        r = float(np.median([f.r for f in mine]))
-        s = _face_size(mine[0]) if len(mine) == 1 else float(np.median([_face_size(f) for f in mine]))
+        r = float(_median([f.r for f in mine]))
+        s = _face_size(mine[0]) if len(mine) == 1 else float(_median([_face_size(f) for f in mine]))
         if s < _LOGO_MIN_FACE * scale:
             continue  # a logo on a die this small cannot be told from a smudge
         bodies = np.array([_face_body(img, f) for f in mine])
@@ -1382,7 +1392,7 @@ def _flag_cocked(faces: list[_Face]) -> None:
     flat = [f.roundness for f in faces if f.ok]
     if len(flat) < 3:
         return
-    typical = float(np.median(flat))
+    typical = float(_median(flat))
     for f in faces:
         if f.ok and f.roundness < typical - _COCKED:
             f.ok = False
@@ -1533,12 +1543,16 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     return pips, {+1: gs_dark, -1: gs_light}
 
 
-def _stretch(img: np.ndarray) -> np.ndarray:
+def _stretch(img: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
     """An underexposed picture (a dim room, a dark tray) brightened so that its brightest parts
     are as bright as in a well-lit one: the colour tests' limits (where a die ends, where a
-    face ends) then mean the same in any light. (Only a gain, like a longer exposure.)"""
+    face ends) then mean the same in any light. (Only a gain, like a longer exposure.)
+    ``gray``: the picture's grey, when at hand (its pixels are those of a grey sample)."""
     sample = img[::4, ::4]
-    grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
+    if gray is not None:
+        grey = gray[::4, ::4]
+    else:
+        grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
     # The 99.5th percentile is at least the grey level one rank below its own; when that is
     # already bright (most pictures), the picture is not dim: no need for the exact percentile.
     below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
@@ -1732,7 +1746,7 @@ def _pip_radius(out: list[dict], scale: float) -> float:
     size (a face is about 7.5 pip radii); infinite without readings."""
     if not out:
         return math.inf
-    return float(np.median([d["w"] for d in out])) * scale / 7.5
+    return float(_median([d["w"] for d in out])) * scale / 7.5
 
 
 def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]:
@@ -1767,7 +1781,7 @@ def _tiny_pips(pips: list[Pip]) -> bool:
     paired = d.min(axis=1) < 5.0 * ra
     if paired.sum() < 2:
         return False
-    return float(np.median(ra[paired])) < _TINY_PIP
+    return float(_median(ra[paired].tolist())) < _TINY_PIP
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
@@ -1784,7 +1798,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         pips, gs_by_pol = (_all_pips(gray, bars=tiny) if regions is None
                            else _all_pips_in(gray, regions, bars=tiny))
-    lab = _Lab(work)
+    lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces, work.shape[0])
     _flag_cocked(faces)
@@ -1826,7 +1840,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         else:
             entry.update(face=None, value=None, confidence=0.0, reason=f.reason)
         out.append(entry)
-    tiny = bool(faces) and float(np.median([f.r for f in faces])) < 2.5 or (not faces and bool(pips))
+    tiny = bool(faces) and float(_median([f.r for f in faces])) < 2.5 or (not faces and bool(pips))
     return out, tiny
 
 
