@@ -596,6 +596,39 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
 
+def _may_be_similar(pips: list[Pip]):
+    """For :func:`_components`: rules out pairs of pips (index arrays) that :func:`_similar`
+    (at tol 1) surely rejects, with the very same arithmetic, all pairs at once. (Only the
+    roundness limit that depends on the pips' distance is taken at its looser value.)"""
+    if len(pips) < 2:
+        return None
+    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta] for p in pips])
+    a_, b_, con_, ring_, th_ = at.T
+    rnd_ = b_ / a_
+
+    def may(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+        pa, qa = a_[ii], a_[jj]
+        amax, amin = np.maximum(pa, qa), np.minimum(pa, qa)
+        ra = amax / amin
+        fail = (ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0))
+        pc, qc = con_[ii], con_[jj]
+        contrast = 0.5 * (pc + qc)
+        p_dim = pc <= qc
+        dim_c, bright_c = np.where(p_dim, pc, qc), np.where(p_dim, qc, pc)
+        dim_a, bright_a = np.where(p_dim, pa, qa), np.where(p_dim, qa, pa)
+        fail |= (bright_c > _CON_RATIO * 1.0 * dim_c) & (bright_a > _SIZE_RATIO * dim_a)
+        dring = np.abs(ring_[ii] - ring_[jj])
+        twin_maybe = dring <= np.maximum(4.0, _TWIN_BODY * contrast)
+        pr, qr = rnd_[ii], rnd_[jj]
+        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_maybe, 0.22, 0.14) * 1.0
+        dth = np.abs(th_[ii] - th_[jj]) % math.pi
+        fail |= (np.minimum(pr, qr) < 0.8) & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0)
+        fail |= ~(dring <= np.where(amin < _BIG_PIP, 0.2, _SAME_LIGHT) * contrast * 1.0 + 4)
+        return ~fail
+
+    return may
+
+
 def _dist(p: Pip, q: Pip) -> float:
     return math.hypot(p.x - q.x, p.y - q.y)
 
@@ -1036,8 +1069,9 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
-def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
-    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested."""
+def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None) -> list[list[int]]:
+    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested (and,
+    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out)."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
@@ -1046,7 +1080,11 @@ def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
         pol = np.array([p.polarity for p in pips])
         d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
         close = (d < reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :])
-        for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
+        ii, jj = np.nonzero(np.triu(close, 1))
+        if may_pair is not None and ii.size:
+            keep = may_pair(ii, jj)
+            ii, jj = ii[keep], jj[keep]
+        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
             if ok_pair(pips[i], pips[j]):
                 uf.union(int(i), int(j))
     groups: dict[int, list[int]] = {}
@@ -1083,7 +1121,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
-    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT)]
+    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips))]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
