@@ -1531,21 +1531,29 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     spot = _median([p.spot for p in f.pips])
     con = body - spot
     h, w = gs.shape
+    item = gs.item
+    px, py = float(perp[0]), float(perp[1])
+    xy = pts.tolist()
 
     def level(x: float, y: float) -> float:
-        xi, yi = int(round(x)), int(round(y))
+        """Mean grey of the 3 x 3 pixels around (x, y), or -1 off the picture."""
+        xi, yi = round(x), round(y)
         if not (1 <= xi < w - 1 and 1 <= yi < h - 1):
             return -1.0
-        return int(gs[yi - 1:yi + 2, xi - 1:xi + 2].sum()) / 9
+        return (item(yi - 1, xi - 1) + item(yi - 1, xi) + item(yi - 1, xi + 1) + item(yi, xi - 1) + item(yi, xi)
+                + item(yi, xi + 1) + item(yi + 1, xi - 1) + item(yi + 1, xi) + item(yi + 1, xi + 1)) / 9
 
     for sign in (1.0, -1.0):
         for k in (1.0, 0.85, 1.15):
-            off = sign * k * span * perp
-            far = [level(*(pt + off)) for pt in pts]
-            mid = [level(*(pt + 0.5 * off)) for pt in pts]
+            c = sign * k * span
+            ox, oy = c * px, c * py
+            hx, hy = 0.5 * ox, 0.5 * oy
+            far = [level(x + ox, y + oy) for x, y in xy]
+            mid = [level(x + hx, y + hy) for x, y in xy]
             if min(far + mid) < 0:
                 continue
             if max(far) < spot + 0.45 * con and min(mid) > body - 0.25 * con:
+                off = sign * k * span * perp
                 new = [Pip(p.x + off[0], p.y + off[1], p.a, p.b, p.theta, p.contrast, p.ring, p.spot, p.polarity)
                        for p in f.pips]
                 f6 = _make_face(gs_by_pol, f.pips + new)
