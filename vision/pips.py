@@ -1469,25 +1469,44 @@ def _flag_cocked(faces: list[_Face]) -> None:
             f.reason = "top face tilted: the die looks cocked, re-roll it"
 
 
-def _face_corners(f: _Face) -> np.ndarray | None:
+def _face_corners(f: _Face) -> list[tuple[float, float]] | None:
     """The four corner pip positions of a face's pattern (for a 2 or 3 the empty corners are
-    the diagonal turned by 90 degrees), or None for a 1 or a 6."""
-    pts = np.array([[p.x, p.y] for p in f.pips])
+    the diagonal turned by 90 degrees), or None for a 1 or a 6. (Plain floats, with numpy's
+    arithmetic: distances as sqrt(dx * dx + dy * dy), means summed in order.)"""
+    pts = [(p.x, p.y) for p in f.pips]
     n = len(pts)
     if n in (2, 3):
-        d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-        i, j = np.unravel_index(int(np.argmax(d)), d.shape)
-        c = 0.5 * (pts[i] + pts[j])
-        h = 0.5 * (pts[j] - pts[i])
-        hp = np.array([-h[1], h[0]])
-        return np.array([c - h, c - hp, c + h, c + hp])
+        best, i, j = -1.0, 0, 0
+        for a_ in range(n):  # (the first largest distance in row order, as np.argmax finds it)
+            for b_ in range(n):
+                dx, dy = pts[a_][0] - pts[b_][0], pts[a_][1] - pts[b_][1]
+                dd = math.sqrt(dx * dx + dy * dy)
+                if dd > best:
+                    best, i, j = dd, a_, b_
+        (xi, yi), (xj, yj) = pts[i], pts[j]
+        cx, cy = 0.5 * (xi + xj), 0.5 * (yi + yj)
+        hx, hy = 0.5 * (xj - xi), 0.5 * (yj - yi)
+        return [(cx - hx, cy - hy), (cx + hy, cy - hx), (cx + hx, cy + hy), (cx - hy, cy + hx)]
     if n in (4, 5):
-        c = pts.mean(axis=0)
+        cx, cy = _sum_xy(pts)
+        cx, cy = cx / n, cy / n
         if n == 5:
-            pts = np.delete(pts, int(np.argmin(np.linalg.norm(pts - c, axis=1))), axis=0)
-            c = pts.mean(axis=0)
-        return pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+            dc = [math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) for x, y in pts]
+            del pts[dc.index(min(dc))]
+            cx, cy = _sum_xy(pts)
+            cx, cy = cx / 4, cy / 4
+        order = np.argsort(np.arctan2([y - cy for _x, y in pts], [x - cx for x, _y in pts])).tolist()
+        return [pts[k] for k in order]
     return None
+
+
+def _sum_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
+    """Sums of the x and of the y, added in order (as numpy adds a few rows)."""
+    sx, sy = pl[0]
+    for x, y in pl[1:]:
+        sx += x
+        sy += y
+    return sx, sy
 
 
 def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
@@ -1500,23 +1519,28 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
         return 0.0
     gs = gs_by_pol[f.polarity]
     r = float(_median([p.a for p in f.pips]))
-    c = q.mean(axis=0)
-    v = q - c
-    q = c + v * (1 + 0.8 * r / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6))
-    x0, y0 = np.floor(q.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    cx, cy = _sum_xy(q)
+    cx, cy = cx / 4, cy / 4
+    grown = []
+    for x, y in q:  # each corner 0.8 pip radii further out from the centre
+        vx, vy = x - cx, y - cy
+        k = 1 + 0.8 * r / max(math.sqrt(vx * vx + vy * vy), 1e-6)
+        grown.append((cx + vx * k, cy + vy * k))
+    x0, y0 = math.floor(min(x for x, _y in grown)), math.floor(min(y for _x, y in grown))
+    x1, y1 = math.ceil(max(x for x, _y in grown)) + 1, math.ceil(max(y for _x, y in grown)) + 1
     h, w = gs.shape
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return 0.0
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.array([(round(x - x0), round(y - y0)) for x, y in grown], np.int32), 1)
     level = _median([0.5 * (p.ring + p.spot) for p in f.pips])
     dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
     # which dark pixels lie near one of the face's own pips (tested at the dark pixels only)
     yy, xx = np.nonzero(dark)
     pp = np.array([[p.x, p.y, (1.4 * p.a) ** 2] for p in f.pips])
-    near = (((xx + x0)[:, None] - pp[None, :, 0]) ** 2 + ((yy + y0)[:, None] - pp[None, :, 1]) ** 2
-            <= pp[None, :, 2]).any(axis=1)
+    # (arrays of (pip, dark pixel): numpy's inner loops then run along the many pixels)
+    near = (((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
+            <= pp[:, 2:3]).any(axis=0)
     own = int(np.count_nonzero(near))
     extra = int(near.size - own)
     return extra / max(own / len(f.pips), 1.0)
