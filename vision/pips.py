@@ -1354,18 +1354,21 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
         s = _face_size(mine[0]) if len(mine) == 1 else float(_median([_face_size(f) for f in mine]))
         if s < _LOGO_MIN_FACE * scale:
             continue  # a logo on a die this small cannot be told from a smudge
-        bodies = np.array([_face_body(img, f) for f in mine])
+        bodies = None  # (the faces' body colours, taken when a mark gets that far)
         # marks of the pips' colour, sought on a half-size copy (cheaper; a logo is big)
         gs = gs_by_pol[pol]
         small = cv2.resize(gs, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         block = max(3, int(0.4 * s)) | 1
         mask = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
-        n, _lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        for k in range(1, n):
-            area = 4 * stats[k, cv2.CC_STAT_AREA]
+        few = cv2.countNonZero(mask) < 65000  # (16-bit labels are quicker; the same blobs)
+        n, _lab, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_16U if few else cv2.CV_32S, cv2.CCL_SPAGHETTI)
+        area_k = 4 * stats[1:, cv2.CC_STAT_AREA]
+        side_k = 2 * np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+        fit = ((0.5 * math.pi * r * r <= area_k) & (area_k <= 10 * math.pi * r * r)
+               & (2.5 * r <= side_k) & (side_k <= 0.6 * s))
+        for k in (np.flatnonzero(fit) + 1).tolist():
             side = 2 * max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
-            if not (0.5 * math.pi * r * r <= area <= 10 * math.pi * r * r and 2.5 * r <= side <= 0.6 * s):
-                continue
             cx, cy = (2 * float(v) + 0.5 for v in cents[k])
             if not (s < cx < w - 1 - s and s < cy < h - 1 - s):
                 continue
@@ -1373,6 +1376,8 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
                 continue  # pips on the face off its centre: a die with pips (read or not)
             if any(math.hypot(f.cx - cx, f.cy - cy) < 0.5 * s for f in faces):
                 continue  # a die already read (or doubted) here
+            if bodies is None:
+                bodies = np.array([_face_body(img, f) for f in mine])
             if _is_logo_die(img, mask, cx / 2, cy / 2, side / 2, s / 2, bodies, 2):
                 spot = float(gs[int(cy), int(cx)])
                 ring = float(np.median(_ring_samples(gs, cx, cy, 0.3 * s, 0.3 * s, 0.0, 1.0, n=16)))
