@@ -573,6 +573,79 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return bool(sum(1 for x in v if x < half) * d / max(len(v), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
 
 
+_STEPS_ARR: dict[int, np.ndarray] = {}
+
+
+def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:
+    """:func:`_line_on_body` of many pairs of pips at once (each pair in its polarity's grey
+    image), with the very same arithmetic: the same answers come out."""
+    out = [True] * len(pairs)
+    rows = []  # pairs with a segment to sample: (index, d, n)
+    for k, (p, q) in enumerate(pairs):
+        d = math.hypot(q.x - p.x, q.y - p.y)
+        if d >= 1e-6:
+            rows.append((k, d, max(6, int(d / 0.8))))
+    if not rows:
+        return out
+    steps = []
+    for _k, _d, n in rows:
+        st = _STEPS_ARR.get(n)
+        if st is None:
+            st = _STEPS_ARR[n] = np.linspace(0, 1, n)
+        steps.append(st)
+    m = len(rows)
+    cnt = np.array([n for _k, _d, n in rows])
+    rep = np.repeat(np.arange(m), cnt)
+    t = np.concatenate(steps)
+    at = np.array([(pairs[k][0].x, pairs[k][0].y, pairs[k][1].x - pairs[k][0].x, pairs[k][1].y - pairs[k][0].y, d,
+                    1.5 * pairs[k][0].a, 1.5 * pairs[k][1].a) for k, d, _n in rows])
+    px, py, dx, dy, d, la, lb = at.T
+    dr = d[rep]
+    use = (t * dr > la[rep]) & ((1 - t) * dr > lb[rep])
+    rep, t = rep[use], t[use]
+    if not t.size:
+        return out
+    vals = np.empty(t.size, np.int64)
+    pol = np.array([pairs[k][0].polarity for k, _d, _n in rows])
+    for sign, gs in gs_by_pol.items():
+        e = pol[rep] == sign
+        if not e.any():
+            continue
+        r = rep[e]
+        xs = _clamp(np.round(px[r] + dx[r] * t[e]).astype(np.intp), gs.shape[1] - 1)
+        ys = _clamp(np.round(py[r] + dy[r] * t[e]).astype(np.intp), gs.shape[0] - 1)
+        vals[e] = gs[ys, xs]
+    nv = np.bincount(rep, minlength=m)
+    # each pair's samples in increasing order (rep is already in order): min, the 5 % quantiles
+    srt = np.sort(rep * 256 + vals) - rep * 256  # (rep sorted: the same rows, values sorted)
+    start = np.cumsum(nv) - nv
+    has = nv > 0
+    kq = (0.05 * (nv - 1) + 0.5).astype(np.int64)
+    safe = np.where(has, start, 0)
+    vmin = srt[safe].astype(np.float32)
+    lo = srt[np.where(has, start + kq, 0)]
+    hi = srt[np.where(has, start + nv - 1 - kq, 0)]
+    ring = np.array([(pairs[k][0].ring, pairs[k][1].ring, pairs[k][0].spot, pairs[k][1].spot,
+                      pairs[k][0].a, pairs[k][1].a) for k, _d, _n in rows])
+    pr, qr, ps, qs, pa, qa = ring.T
+    body = 0.5 * (pr + qr)
+    spot = 0.5 * (ps + qs)
+    contrast = body - spot
+    rmin = np.minimum(pr, qr)
+    # (the tests compare in float32, as the scalar version does with a float32 minimum)
+    gap = vmin < (spot + 0.55 * contrast).astype(np.float32)
+    edge = (hi - lo).astype(np.float32) > (0.35 * contrast + 8).astype(np.float32)
+    plain = vmin >= (rmin - np.maximum(_GAP * contrast, 18.0)).astype(np.float32)
+    deep = vmin < (rmin - _GHOST_DIP * contrast).astype(np.float32)
+    half = np.float32(0.5) * (vmin + rmin.astype(np.float32))
+    below = np.bincount(rep, weights=vals < half[rep], minlength=m)
+    wide = below.astype(np.int64) * d / np.maximum(nv, 1) > _GHOST_WIDE * 0.5 * (pa + qa)
+    ok = ~has | (~gap & ~edge & (plain | (~deep & wide)))
+    for (k, _d, _n), v in zip(rows, ok.tolist(), strict=True):
+        out[k] = v
+    return out
+
+
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     """Same polarity, size, ellipse shape and body brightness: likely the same face."""
     if p.polarity != q.polarity:
@@ -1101,9 +1174,10 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
-def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None) -> list[list[int]]:
+def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None, ok_pairs=None) -> list[list[int]]:
     """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested (and,
-    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out)."""
+    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out).
+    ``ok_pairs``, when given, tests a list of pairs at once instead of ``ok_pair``."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
@@ -1116,9 +1190,12 @@ def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None) -> list[l
         if may_pair is not None and ii.size:
             keep = may_pair(ii, jj)
             ii, jj = ii[keep], jj[keep]
-        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-            if ok_pair(pips[i], pips[j]):
-                uf.union(int(i), int(j))
+        il, jl = ii.tolist(), jj.tolist()
+        oks = (ok_pairs([(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)]) if ok_pairs is not None
+               else [ok_pair(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)])
+        for i, j, ok in zip(il, jl, oks, strict=True):
+            if ok:
+                uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
@@ -1153,7 +1230,18 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
-    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips))]
+    def tight_near(p: Pip, q: Pip) -> bool:
+        r = 0.5 * (p.a + q.a)
+        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
+        return 1.9 * rb < _dist(p, q) < _TIGHT * r and _similar(p, q)
+
+    def tight_all(pairs: list[tuple[Pip, Pip]]) -> list[bool]:
+        """``tight`` of many pairs: the lines between the pips are tested all at once."""
+        near = [tight_near(p, q) for p, q in pairs]
+        lines = iter(_lines_on_body(gs_by_pol, [pq for pq, ok in zip(pairs, near, strict=True) if ok]))
+        return [ok and next(lines) for ok in near]
+
+    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips), tight_all)]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
