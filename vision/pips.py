@@ -706,13 +706,12 @@ def _dist(p: Pip, q: Pip) -> float:
     return math.hypot(p.x - q.x, p.y - q.y)
 
 
-def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
+def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, float, str]:
     """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason).
 
     ``r`` is the pips' semi-major axis (upper bounds on spacing), ``rb`` their geometric-mean
     radius (lower bounds): blur stretches pips, foreshortening squeezes them.
     (Plain float arithmetic: a face has at most six pips, too few for numpy to pay off.)"""
-    pl = [(float(x), float(y)) for x, y in pts.tolist()]
     n = len(pl)
     if n == 1:
         return True, 1.0, ""
@@ -1055,12 +1054,12 @@ def _lone_pip_is_one(img: _Lab, p: Pip) -> bool:
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
-    pts = np.array([[p.x, p.y] for p in ps])
+    pl = [(float(p.x), float(p.y)) for p in ps]
     r = _median([p.a for p in ps])
     rb = _median([math.sqrt(p.a * p.b) for p in ps])
-    ok, quality, reason = _pattern(pts, r, rb)
-    c = pts.mean(axis=0)
-    return _Face([], ps, float(c[0]), float(c[1]), r, _median([p.roundness for p in ps]),
+    ok, quality, reason = _pattern(pl, r, rb)
+    sx, sy = _sum_xy(pl)  # (the centre as numpy's mean of the rows: summed in order)
+    return _Face([], ps, sx / len(pl), sy / len(pl), r, _median([p.roundness for p in ps]),
                  ok, quality, reason, ps[0].polarity)
 
 
