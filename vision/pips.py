@@ -262,8 +262,8 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
     # Two or three touching pips (a 6 on a small die) make one bar: split below.
     barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
+    den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
+    efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
     ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
@@ -1749,8 +1749,8 @@ def _stretch(img: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
         grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
     # The 99.5th percentile is at least the grey level one rank below its own; when that is
     # already bright (most pictures), the picture is not dim: no need for the exact percentile.
-    below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
-    if int(np.searchsorted(below, max(0, int(0.995 * (grey.size - 1)) - 1) + 1)) >= _DIM:
+    # (that rank's level is at least _DIM when fewer pixels than the rank + 1 are darker)
+    if np.count_nonzero(grey < _DIM) < max(0, int(0.995 * (grey.size - 1)) - 1) + 1:
         return img
     hi = float(np.percentile(grey, 99.5))
     if hi >= _DIM or hi < 16:
