@@ -1358,17 +1358,23 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     upright picture, unless the dice that show it clearly (two faces of clearly different
     roundness) agree on another way (a picture turned sideways, a camera mounted turned)."""
     votes = []
-    for i, t in enumerate(faces):
-        for o in faces[i + 1:]:
-            if o.polarity != t.polarity or abs(t.roundness - o.roundness) < 0.2:
-                continue
-            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
-                continue
-            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
-            if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
-                continue
-            top, side = (t, o) if t.roundness > o.roundness else (o, t)
-            votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+    if len(faces) < 2:
+        return 0.0, 1.0
+    # (pairs that can vote, found all at once: the same tests, the distance with a hair of
+    # slack; the exact tests follow)
+    at = np.array([[f.cx, f.cy, _face_size(f), f.polarity, f.roundness, f.r] for f in faces])
+    cx, cy, size, pol, rnd, r = at.T
+    dn = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
+    may = ((pol[:, None] == pol[None, :]) & ~(np.abs(rnd[:, None] - rnd[None, :]) < 0.2)
+           & ~(np.maximum(r[:, None], r[None, :]) / np.minimum(r[:, None], r[None, :]) > _SIDE_RATIO)
+           & (dn < 1.15 * np.maximum(size[:, None], size[None, :]) * (1 + 1e-9) + 1e-9))
+    for i, j in zip(*np.nonzero(np.triu(may, 1)), strict=True):
+        t, o = faces[i], faces[j]
+        d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+        if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
+            continue
+        top, side = (t, o) if t.roundness > o.roundness else (o, t)
+        votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
     if len(votes) >= 2:
         gx, gy = sum(v[0] for v in votes) / len(votes), sum(v[1] for v in votes) / len(votes)
         n = math.hypot(gx, gy)
@@ -1385,11 +1391,23 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     keep = [True] * len(faces)
     order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
     ux, uy = _towards_camera(faces)
+    # The faces near each face (same polarity, closer than the limit below, with a hair of
+    # slack: the exact test follows), in ``order``: found all at once.
+    near_in_order: list[list[int]] = [[] for _ in faces]
+    if len(faces) > 1:
+        at = np.array([[f.cx, f.cy, _face_size(f), f.polarity] for f in faces])
+        dn = np.hypot(at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1])
+        near = ((dn < 1.15 * np.maximum(at[:, None, 2], at[None, :, 2]) * (1 + 1e-9) + 1e-9)
+                & (at[:, None, 3] == at[None, :, 3]))
+        order_a = np.array(order)
+        for i, row in enumerate(near[:, order]):
+            near_in_order[i] = order_a[row].tolist()
+    fcon = [_face_contrast(f) for f in faces]
     for i in order:
         t = faces[i]
         if not keep[i]:
             continue
-        for j in order:
+        for j in near_in_order[i]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
@@ -1400,9 +1418,9 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if d >= 1.15 * s:
                 continue
             # A dim face (in shadow, turned away) beside a crisp one is its side face.
-            if _face_contrast(o) > _DIM_SIDE * _face_contrast(t):
+            if fcon[j] > _DIM_SIDE * fcon[i]:
                 continue
-            if _face_contrast(t) > _DIM_SIDE * _face_contrast(o):
+            if fcon[i] > _DIM_SIDE * fcon[j]:
                 keep[j] = False
                 continue
             if _seen_from_low(o, t, height):
