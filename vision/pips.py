@@ -1086,6 +1086,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return []
     pts = np.array([[p.x, p.y] for p in ps])
     dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    dml = dm.tolist()  # (plain floats: looked up many times below)
     r = float(_median([p.a for p in ps]))
     maxd = 7.0 * r
     valid: list[tuple[frozenset, _Face]] = []
@@ -1105,7 +1106,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         if len(sub) == 6:
             return
         for j in range(start, n):
-            if all(dm[i, j] <= maxd and similar(i, j) for i in sub):
+            if all(dml[i][j] <= maxd and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
     for i in range(n):
