@@ -213,8 +213,10 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     pips: list[Pip] = []
     h, w = mask.shape
     # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-    ltype = cv2.CV_16U if cv2.countNonZero(mask) < 65000 else cv2.CV_32S
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT)
+    # (Spaghetti labels as BBDT does, same labels and stats, a little faster with 16-bit labels)
+    small = cv2.countNonZero(mask) < 65000
+    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
     if n <= 1:
         return pips
     stats, cents = stats[1:], cents[1:]
@@ -254,58 +256,79 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # Shape tests per blob (second moments of all blobs' pixels at once); the ring samples of
     # the blobs that pass are taken all at once too.
     sel = idx[good]
-    cand = []
-    if sel.size:
-        mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
-        common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
-        l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-        a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
-        b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
-        # Two or three touching pips (a 6 on a small die) make one bar: split below.
-        barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            efill = area[sel] / (math.pi * (a - 0.5) * (b - 0.5))
-        ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
-        th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
-        ks = np.flatnonzero(ok)
-        sk = sel[ks]
-        cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
-        spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
-        thl = tha.tolist()
-        cand = list(zip(cxa.tolist(), cya.tolist(), aa.tolist(), ba.tolist(), thl, spota.tolist(),
-                        barish[ks].tolist(), bar[sk].tolist(), strict=True))
-    if not cand:
+    if not sel.size:
+        return pips
+    mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
+    b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
+    # Two or three touching pips (a 6 on a small die) make one bar: split below.
+    barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+    den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
+    efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
+    ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+    th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+    ks = np.flatnonzero(ok)
+    sk = sel[ks]
+    cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
+    spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
+    thl = tha.tolist()
+    if not ks.size:
         return pips
     rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5)
     rings.sort(axis=1)
-    cols = np.column_stack((cxa, cya, aa, ba, tha, spota))
-    rmeans = (0.5 * (rings[:, 7] + rings[:, 8])).tolist()  # median of 16
-    contrasts = np.array(rmeans) - cols[:, 5]
-    cuts = np.count_nonzero(rings < (cols[:, 5] + 0.5 * contrasts)[:, None], axis=1).tolist()
+    rmean = (0.5 * (rings[:, 7] + rings[:, 8])).astype(np.float64)  # median of 16
+    contrasts = rmean - spota
+    cuts = np.count_nonzero(rings < (spota + 0.5 * contrasts)[:, None], axis=1)
     # A pip (over 4 px) is dark all through; a whole dark die (with light pips in it) is not.
-    cxs, cys, as_, bs = (cols[:, i:i + 1] for i in range(4))
-    ca_, sa_ = np.cos(cols[:, 4])[:, None], np.sin(cols[:, 4])[:, None]
+    cxs, cys, as_, bs = cxa[:, None], cya[:, None], aa[:, None], ba[:, None]
+    ca_, sa_ = np.cos(tha)[:, None], np.sin(tha)[:, None]
     kk, jj = _INNER
     iy = _clamp(np.round(cys + kk * as_ * sa_ + jj * bs * ca_).astype(np.intp), gs.shape[0] - 1)
     ix = _clamp(np.round(cxs + kk * as_ * ca_ - jj * bs * sa_).astype(np.intp), gs.shape[1] - 1)
-    inner = gs[iy, ix].max(axis=1).astype(np.float64).tolist()
-    for n_, (ring, (cx, cy, a, b, th, spot, barish, from_bar)) in enumerate(zip(rings, cand, strict=True)):
-        into = bars if from_bar and isinstance(bars, list) else pips
-        rmean = rmeans[n_]
-        contrast = rmean - spot
-        if contrast < 30:
-            continue
-        # The ring must be body: neighbouring pips may cut into a quarter of it at most.
-        cut = cuts[n_]
-        if cut > 6:
-            continue
-        if barish or b / a < 0.6:
-            split = _split_bar(gs, cx, cy, a, b, th, rmean)
+    inner = gs[iy, ix].max(axis=1).astype(np.float64)
+    # The ring must be body (neighbouring pips may cut into a quarter of it at most), and
+    # clearly lighter than the spot.
+    live = (contrasts >= 30) & (cuts <= 6)
+    barish = barish[ks]
+    from_bar = bar[sk] if isinstance(bars, list) else np.zeros(ks.size, bool)
+    try_split = live & (barish | (ba / aa < 0.6))
+    # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
+    # (a 6's packed columns), the spread of the body samples beyond them. (Compared in
+    # float32, as the samples are.)
+    rows = np.arange(ks.size)
+    spread = rings[rows, 12] - rings[rows, np.where(cuts >= 2, 6, 4)]
+    # A pip just over the size range, stretched by motion blur (not split as a bar), stays as
+    # a last resort (``stretched``: any other find of it wins); a round one over it is left to
+    # the next scale.
+    stretched = (barish & (f == 1.0) & (rmax == _SCALES[0][2]) & (aa <= 1.3 * rmax)
+                 & (ba >= 0.6 * np.maximum(aa, rmax)) & (ba <= 0.85 * aa))
+    plain = (live & (~barish | stretched) & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
+             & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
+    todo = np.flatnonzero(try_split | plain).tolist()
+    if not todo:
+        return pips
+    if f != 1.0:
+        px, py, pa, pb = (cxa + 0.5) * f - 0.5, (cya + 0.5) * f - 0.5, aa * f, ba * f
+    else:
+        px, py, pa, pb = cxa, cya, aa, ba
+    cols = list(zip(px.tolist(), py.tolist(), pa.tolist(), pb.tolist(), thl, contrasts.tolist(),
+                    rmean.tolist(), spota.tolist(), strict=True))
+    tried = np.flatnonzero(try_split).tolist()
+    splits = dict(zip(tried, _split_bars(gs, cxa[tried].tolist(), cya[tried].tolist(), aa[tried].tolist(),
+                                         ba[tried].tolist(), [thl[i] for i in tried],
+                                         rmean[tried].tolist()), strict=True)) if tried else {}
+    for n_ in todo:
+        split = splits.get(n_)
+        if split is not None:
             if split:
+                into = bars if from_bar[n_] else pips
+                th, rm = thl[n_], cols[n_][6]
                 # The pieces' width across the bar over their length along it (1 for a row
                 # of round pips; a side face's row of squeezed pips stays squeezed). The
                 # moments of k touching discs of radius R: a = 2.236 R (k = 2), 3.416 R (3).
-                squeeze = (b - 0.5) * (2.236 if len(split) == 2 else 3.416) / max(a - 0.5, 1e-6)
+                squeeze = (ba[n_] - 0.5) * (2.236 if len(split) == 2 else 3.416) / max(aa[n_] - 0.5, 1e-6)
                 rd, sth = 0.95, th
                 if squeeze < _SQUEEZED:
                     rd = squeeze
@@ -314,24 +337,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:
                         sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    into.append(Pip(sx, sy, sr, sr * rd, sth, rmean - sspot, rmean, sspot, polarity))
+                    into.append(Pip(sx, sy, sr, sr * rd, sth, rm - sspot, rm, sspot, polarity))
                 continue
-            if barish and (f != 1.0 or rmax != _SCALES[0][2] or a > 1.3 * rmax or b < 0.6 * max(a, rmax) or b > 0.85 * a):
+            if not plain[n_]:
                 continue
-            # (a pip just over the size range, stretched by motion blur, stays, as a last resort;
-            # a round one over it is left to the next scale)
-        if into is not pips:
-            continue
-        # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
-        # (a 6's packed columns), the spread of the body samples beyond them.
-        lo = 6 if cut >= 2 else 4
-        if ring[12] - ring[lo] > 0.3 * contrast + 6:
-            continue
-        if a > 4 and inner[n_] > spot + 0.6 * contrast:
-            continue
-        if f != 1.0:
-            cx, cy, a, b = (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, a * f, b * f
-        pips.append(Pip(cx, cy, a, b, th, contrast, rmean, spot, polarity, bool(barish)))
+        pips.append(Pip(*cols[n_], polarity, bool(barish[n_])))
     return pips
 
 
@@ -393,6 +403,63 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
             r = 0.5 * step + 0.5
             return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
     return []
+
+
+def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float], b: list[float],
+                th: list[float], body: list[float]) -> list[list[tuple[float, float, float, float]]]:
+    """:func:`_split_bar` of many bars at once (the profiles along all bars sampled and
+    smoothed together, with the very same arithmetic: the same pieces come out)."""
+    out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
+    # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
+    go = [i for i in range(len(cx)) if not all(abs(2 * (a[i] - 0.5) / k - 2 * (b[i] - 0.5))
+                                                 > 0.4 * (2 * (a[i] - 0.5) / k) for k in (3, 2))]
+    if not go:
+        return out
+    ts = [np.arange(-a[i], a[i] + 0.01, 0.5) for i in go]
+    lens = [t.size for t in ts]
+    if min(lens) < 3:  # (never for real bars; one by one then)
+        for i in go:
+            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i])
+        return out
+    cs = [(math.cos(th[i]), math.sin(th[i])) for i in go]
+    n = np.array(lens)
+    rep = np.repeat(np.arange(len(go)), n)
+    t_all = np.concatenate(ts)
+    ca = np.array([c for c, _s in cs])[rep]
+    sa = np.array([s for _c, s in cs])[rep]
+    xs = _clamp(np.round(np.array([cx[i] for i in go])[rep] + t_all * ca).astype(int), gs.shape[1] - 1)
+    ys = _clamp(np.round(np.array([cy[i] for i in go])[rep] + t_all * sa).astype(int), gs.shape[0] - 1)
+    # all profiles in one row, each after a zero (a 3-sample running mean then ends each
+    # profile as np.convolve(..., mode="same") of the profile alone does)
+    starts = np.cumsum(n) - n + np.arange(1, len(go) + 1)
+    row = np.zeros(int(n.sum()) + len(go) + 1, np.float64)
+    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = gs[ys, xs]
+    v_all = np.convolve(row, _K3, mode="same").tolist()
+    t_list = t_all.tolist()
+    o = 0
+    for g, i in enumerate(go):
+        m, p0 = lens[g], int(starts[g])
+        tl, vl = t_list[o:o + m], v_all[p0:p0 + m]
+        o += m
+        core = min(vl[2:-2]) if m > 4 else min(vl)
+        contrast = body[i] - core
+        if contrast < 30:
+            continue
+        ai, bi = a[i], b[i]
+        for k in (3, 2):
+            step = 2 * (ai - 0.5) / k
+            if abs(step - 2 * (bi - 0.5)) > 0.4 * step:
+                continue  # the pieces would not be round
+            centres = [-(ai - 0.5) + step * (j + 0.5) for j in range(k)]
+            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
+            vc = [_interp(c, tl, vl) for c in centres]
+            vn = [_interp(c, tl, vl) for c in necks]
+            if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
+                r = 0.5 * step + 0.5
+                ca_i, sa_i = cs[g]
+                out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in zip(centres, vc, strict=True)]
+                break
+    return out
 
 
 def _interp(x: float, xp: list[float], fp: list[float]) -> float:
@@ -457,6 +524,16 @@ def _median(values) -> float:
     return (data[i - 1] + data[i]) / 2
 
 
+def _median_of(a: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """``np.median`` of a small float array without NaNs (the same arithmetic, in the array's
+    precision: the middle value, or half the sum of the middle two), without its overhead."""
+    s = np.sort(a, axis=axis)
+    ax = 0 if axis is None else axis
+    k = s.shape[ax] // 2
+    mid = np.take(s, k, axis=ax)
+    return mid if s.shape[ax] % 2 else (np.take(s, k - 1, axis=ax) + mid) / 2
+
+
 def _angle_diff(t1: float, t2: float) -> float:
     d = abs(t1 - t2) % math.pi
     return min(d, math.pi - d)
@@ -513,6 +590,79 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return bool(sum(1 for x in v if x < half) * d / max(len(v), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
 
 
+_STEPS_ARR: dict[int, np.ndarray] = {}
+
+
+def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:
+    """:func:`_line_on_body` of many pairs of pips at once (each pair in its polarity's grey
+    image), with the very same arithmetic: the same answers come out."""
+    out = [True] * len(pairs)
+    rows = []  # pairs with a segment to sample: (index, d, n)
+    for k, (p, q) in enumerate(pairs):
+        d = math.hypot(q.x - p.x, q.y - p.y)
+        if d >= 1e-6:
+            rows.append((k, d, max(6, int(d / 0.8))))
+    if not rows:
+        return out
+    steps = []
+    for _k, _d, n in rows:
+        st = _STEPS_ARR.get(n)
+        if st is None:
+            st = _STEPS_ARR[n] = np.linspace(0, 1, n)
+        steps.append(st)
+    m = len(rows)
+    cnt = np.array([n for _k, _d, n in rows])
+    rep = np.repeat(np.arange(m), cnt)
+    t = np.concatenate(steps)
+    at = np.array([(pairs[k][0].x, pairs[k][0].y, pairs[k][1].x - pairs[k][0].x, pairs[k][1].y - pairs[k][0].y, d,
+                    1.5 * pairs[k][0].a, 1.5 * pairs[k][1].a) for k, d, _n in rows])
+    px, py, dx, dy, d, la, lb = at.T
+    dr = d[rep]
+    use = (t * dr > la[rep]) & ((1 - t) * dr > lb[rep])
+    rep, t = rep[use], t[use]
+    if not t.size:
+        return out
+    vals = np.empty(t.size, np.int64)
+    pol = np.array([pairs[k][0].polarity for k, _d, _n in rows])
+    for sign, gs in gs_by_pol.items():
+        e = pol[rep] == sign
+        if not e.any():
+            continue
+        r = rep[e]
+        xs = _clamp(np.round(px[r] + dx[r] * t[e]).astype(np.intp), gs.shape[1] - 1)
+        ys = _clamp(np.round(py[r] + dy[r] * t[e]).astype(np.intp), gs.shape[0] - 1)
+        vals[e] = gs[ys, xs]
+    nv = np.bincount(rep, minlength=m)
+    # each pair's samples in increasing order (rep is already in order): min, the 5 % quantiles
+    srt = np.sort(rep * 256 + vals) - rep * 256  # (rep sorted: the same rows, values sorted)
+    start = np.cumsum(nv) - nv
+    has = nv > 0
+    kq = (0.05 * (nv - 1) + 0.5).astype(np.int64)
+    safe = np.where(has, start, 0)
+    vmin = srt[safe].astype(np.float32)
+    lo = srt[np.where(has, start + kq, 0)]
+    hi = srt[np.where(has, start + nv - 1 - kq, 0)]
+    ring = np.array([(pairs[k][0].ring, pairs[k][1].ring, pairs[k][0].spot, pairs[k][1].spot,
+                      pairs[k][0].a, pairs[k][1].a) for k, _d, _n in rows])
+    pr, qr, ps, qs, pa, qa = ring.T
+    body = 0.5 * (pr + qr)
+    spot = 0.5 * (ps + qs)
+    contrast = body - spot
+    rmin = np.minimum(pr, qr)
+    # (the tests compare in float32, as the scalar version does with a float32 minimum)
+    gap = vmin < (spot + 0.55 * contrast).astype(np.float32)
+    edge = (hi - lo).astype(np.float32) > (0.35 * contrast + 8).astype(np.float32)
+    plain = vmin >= (rmin - np.maximum(_GAP * contrast, 18.0)).astype(np.float32)
+    deep = vmin < (rmin - _GHOST_DIP * contrast).astype(np.float32)
+    half = np.float32(0.5) * (vmin + rmin.astype(np.float32))
+    below = np.bincount(rep, weights=vals < half[rep], minlength=m)
+    wide = below.astype(np.int64) * d / np.maximum(nv, 1) > _GHOST_WIDE * 0.5 * (pa + qa)
+    ok = ~has | (~gap & ~edge & (plain | (~deep & wide)))
+    for (k, _d, _n), v in zip(rows, ok.tolist(), strict=True):
+        out[k] = v
+    return out
+
+
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     """Same polarity, size, ellipse shape and body brightness: likely the same face."""
     if p.polarity != q.polarity:
@@ -536,17 +686,49 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
 
+def _may_be_similar(pips: list[Pip]):
+    """For :func:`_components`: rules out pairs of pips (index arrays) that :func:`_similar`
+    (at tol 1) surely rejects, with the very same arithmetic, all pairs at once. (Only the
+    roundness limit that depends on the pips' distance is taken at its looser value.)"""
+    if len(pips) < 2:
+        return None
+    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta] for p in pips])
+    a_, b_, con_, ring_, th_ = at.T
+    rnd_ = b_ / a_
+
+    def may(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+        pa, qa = a_[ii], a_[jj]
+        amax, amin = np.maximum(pa, qa), np.minimum(pa, qa)
+        ra = amax / amin
+        fail = (ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0))
+        pc, qc = con_[ii], con_[jj]
+        contrast = 0.5 * (pc + qc)
+        p_dim = pc <= qc
+        dim_c, bright_c = np.where(p_dim, pc, qc), np.where(p_dim, qc, pc)
+        dim_a, bright_a = np.where(p_dim, pa, qa), np.where(p_dim, qa, pa)
+        fail |= (bright_c > _CON_RATIO * 1.0 * dim_c) & (bright_a > _SIZE_RATIO * dim_a)
+        dring = np.abs(ring_[ii] - ring_[jj])
+        twin_maybe = dring <= np.maximum(4.0, _TWIN_BODY * contrast)
+        pr, qr = rnd_[ii], rnd_[jj]
+        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_maybe, 0.22, 0.14) * 1.0
+        dth = np.abs(th_[ii] - th_[jj]) % math.pi
+        fail |= (np.minimum(pr, qr) < 0.8) & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0)
+        fail |= ~(dring <= np.where(amin < _BIG_PIP, 0.2, _SAME_LIGHT) * contrast * 1.0 + 4)
+        return ~fail
+
+    return may
+
+
 def _dist(p: Pip, q: Pip) -> float:
     return math.hypot(p.x - q.x, p.y - q.y)
 
 
-def _pattern(pts: np.ndarray, r: float, rb: float) -> tuple[bool, float, str]:
+def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, float, str]:
     """Does this set of pip centres form a d6 face? Returns (ok, quality 0..1, reason).
 
     ``r`` is the pips' semi-major axis (upper bounds on spacing), ``rb`` their geometric-mean
     radius (lower bounds): blur stretches pips, foreshortening squeezes them.
     (Plain float arithmetic: a face has at most six pips, too few for numpy to pay off.)"""
-    pl = [(float(x), float(y)) for x, y in pts.tolist()]
     n = len(pl)
     if n == 1:
         return True, 1.0, ""
@@ -661,11 +843,12 @@ class _Lab:
     _LAB_TILE px, each converted once (blurred with a pixel of margin, so every pixel is as in
     a conversion of the whole blurred image) the first time a crop needs it."""
 
-    def __init__(self, img: np.ndarray) -> None:
-        self.img = _stretch(img)  # colour differences of a dim picture as in a well-lit one
+    def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
+        self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
         self._lab: np.ndarray | None = None
         self._done: np.ndarray | None = None
+        self._flat: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         h, w = self.img.shape[:2]
@@ -689,6 +872,36 @@ class _Lab:
                 done[ty0 + int(rows[0]):ty0 + int(rows[-1]) + 1, tx0 + int(cols[0]):tx0 + int(cols[-1]) + 1] = True
         return self._lab[y0:y1, x0:x1]
 
+    def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """Lab colour at the pixels (ys, xs) (integer arrays of one shape, inside the picture):
+        the same values as :meth:`crop` gives there, converted only at these pixels. Each one's
+        3 x 3 neighbourhood (mirrored at the picture's edge, as the blur of a whole crop is) is
+        blurred with OpenCV's exact integer arithmetic for this blur ((1 2 1) x (1 2 1) / 16,
+        rounded half up). Cheaper than a crop for a few hundred scattered pixels."""
+        h, w = self.img.shape[:2]
+        nc = 3 if self.img.ndim == 3 else 1
+        if self._flat is None:
+            self._flat = np.ascontiguousarray(self.img).ravel()
+        y = ys.ravel()
+        x = xs.ravel()
+        # the flat positions of the 3 x 3 neighbourhoods: (neighbour, pixel and channel)
+        r3 = np.array([-1, 0, 1])
+        ch = np.tile(np.arange(nc), y.size)
+        at = ((r3[:, None] * w + r3[None, :]) * nc).reshape(9, 1) + (np.repeat((y * w + x) * nc, nc) + ch)
+        edge = (y == 0) | (y == h - 1) | (x == 0) | (x == w - 1)
+        if edge.any():  # mirrored at the picture's edge (-1 -> 1, w -> w - 2)
+            e3 = np.repeat(edge, nc)
+            ye, xe = np.repeat(y, nc)[e3] + r3[:, None], np.repeat(x, nc)[e3] + r3[:, None]
+            ye = np.where(ye < 0, -ye, np.where(ye >= h, 2 * h - 2 - ye, ye))
+            xe = np.where(xe < 0, -xe, np.where(xe >= w, 2 * w - 2 - xe, xe))
+            at[:, e3] = ((ye * w)[:, None, :] + xe[None, :, :]).reshape(9, -1) * nc + ch[e3]
+        v = self._flat.take(at).astype(np.uint16)
+        s = ((v[0] + v[2] + v[6] + v[8]) + 2 * (v[1] + v[3] + v[5] + v[7]) + 4 * v[4] + 8)
+        part = (s >> 4).astype(np.uint8).reshape(1, y.size, nc)
+        if self.img.ndim == 3:
+            part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
+        return part.reshape(ys.shape + (-1,))
+
     def _convert(self, y0: int, y1: int, x0: int, x1: int) -> None:
         h, w = self.img.shape[:2]
         ya, xa = max(0, y0 - 1), max(0, x0 - 1)
@@ -705,7 +918,7 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     reach = int(14.6 * p.a) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
-    lab = img.crop(y0, int(p.y) + reach + 1, x0, int(p.x) + reach + 1)
+    ch, cw = min(h, int(p.y) + reach + 1) - y0, min(w, int(p.x) + reach + 1) - x0  # (the crop's size)
     ks = np.arange(2.0, 14.01, 0.3)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ca, sa = math.cos(p.theta), math.sin(p.theta)
@@ -714,15 +927,16 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     xs = np.round(p.x + ex * ca - ey * sa).astype(int)
     ys = np.round(p.y + ex * sa + ey * ca).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
-    body = np.median(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    # (the colours of the crop around the pip there, sampled alone: far fewer pixels)
+    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
     dist = np.linalg.norm(v - body, axis=2)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
     # least half way to what lies beyond (most rays reach the table), but never below 8.
-    thr = min(thr, max(8.0, 0.5 * float(np.median(dist.max(axis=1)))))
+    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
     dev = (dist > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
-    asym = float(np.median(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
+    asym = float(_median_of(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
     es = np.sort(first)
     return asym, float(es[4]), float(es[12])
 
@@ -793,10 +1007,10 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     body_px = v[(ks[None, :] < 0.6) & ~near & inside]
     if body_px.shape[0] < 8:
         return True  # cannot tell: do not reject
-    body = np.median(body_px, axis=0)
+    body = _median_of(body_px, axis=0)
     dist = np.linalg.norm(v - body, axis=2)
     # (a white die on a light table ends in a small step: half way to what lies beyond)
-    thr = min(thr, max(9.0, 0.5 * float(np.median(np.where(near, 0.0, dist).max(axis=1)))))
+    thr = min(thr, max(9.0, 0.5 * float(_median_of(np.where(near, 0.0, dist).max(axis=1)))))
     dev = (dist > thr) & ~near
     dev |= ~inside  # a face cut by the image border ends there
     ended = dev.any(axis=1)
@@ -893,18 +1107,18 @@ def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None) -> bool:
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
-    pts = np.array([[p.x, p.y] for p in ps])
+    pl = [(float(p.x), float(p.y)) for p in ps]
     r = _median([p.a for p in ps])
     rb = _median([math.sqrt(p.a * p.b) for p in ps])
-    ok, quality, reason = _pattern(pts, r, rb)
+    ok, quality, reason = _pattern(pl, r, rb)
     if ok and len(ps) >= 3 and quality < 0.5:
         # A barely fitting pattern whose pips fall into a round and a squeezed lot (a gap in
         # roundness): a top face and a side face, not one face (a 4 and a side's 2 as a 6).
         rd = sorted(p.roundness for p in ps)
         if max(b - a for a, b in itertools.pairwise(rd)) >= _TWO_FACES_RD:
             ok, quality, reason = False, 0.0, "pips of a top and a side face"
-    c = pts.mean(axis=0)
-    return _Face([], ps, float(c[0]), float(c[1]), r, _median([p.roundness for p in ps]),
+    sx, sy = _sum_xy(pl)  # (the centre as numpy's mean of the rows: summed in order)
+    return _Face([], ps, sx / len(pl), sy / len(pl), r, _median([p.roundness for p in ps]),
                  ok, quality, reason, ps[0].polarity)
 
 
@@ -916,7 +1130,8 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return []
     pts = np.array([[p.x, p.y] for p in ps])
     dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    r = float(np.median([p.a for p in ps]))
+    dml = dm.tolist()  # (plain floats: looked up many times below)
+    r = float(_median([p.a for p in ps]))
     maxd = 7.0 * r
     valid: list[tuple[frozenset, _Face]] = []
     sim: dict[tuple[int, int], bool] = {}
@@ -936,7 +1151,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         if len(sub) == 6:
             return
         for j in range(start, n):
-            if all(dm[i, j] <= maxd and similar(i, j) for i in sub):
+            if all(dml[i][j] <= maxd and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
     for i in range(n):
@@ -1004,19 +1219,45 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
-def _components(pips: list[Pip], ok_pair, reach: float) -> list[list[int]]:
-    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested."""
+def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
+    """``np.hypot(dx, dy) < lim`` (arrays that broadcast), exactly, at a fraction of the cost:
+    the squared distance decides wherever it is clearly on one side of the limit, np.hypot
+    (slow) only the few cases within a hair of it."""
+    d2 = dx * dx + dy * dy
+    l2 = lim * lim
+    out = d2 < l2 * (1 - 1e-9)
+    amb = ~out & (d2 <= l2 * (1 + 1e-9))
+    if amb.any():
+        shape = np.broadcast_shapes(np.shape(dx), np.shape(dy), np.shape(lim))
+        out = np.broadcast_to(out, shape).copy()
+        amb = np.broadcast_to(amb, shape)
+        out[amb] = np.hypot(np.broadcast_to(dx, shape)[amb], np.broadcast_to(dy, shape)[amb]) \
+            < np.broadcast_to(lim, shape)[amb]
+    return out
+
+
+def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None, ok_pairs=None) -> list[list[int]]:
+    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested (and,
+    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out).
+    ``ok_pairs``, when given, tests a list of pairs at once instead of ``ok_pair``."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
         xy = np.array([[p.x, p.y] for p in pips])
         ra = np.array([p.a for p in pips])
         pol = np.array([p.polarity for p in pips])
-        d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-        close = (d < reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :])
-        for i, j in zip(*np.nonzero(np.triu(close, 1)), strict=True):
-            if ok_pair(pips[i], pips[j]):
-                uf.union(int(i), int(j))
+        close = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1],
+                           reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :]))
+        ii, jj = np.nonzero(np.triu(close, 1))
+        if may_pair is not None and ii.size:
+            keep = may_pair(ii, jj)
+            ii, jj = ii[keep], jj[keep]
+        il, jl = ii.tolist(), jj.tolist()
+        oks = (ok_pairs([(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)]) if ok_pairs is not None
+               else [ok_pair(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)])
+        for i, j, ok in zip(il, jl, oks, strict=True):
+            if ok:
+                uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
@@ -1033,8 +1274,8 @@ def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
     ra = np.array([p.a for p in pips])
     con = np.array([p.contrast for p in pips])
     pol = np.array([p.polarity for p in pips])
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    near = (d < 6.0 * ra[:, None]) & (pol[:, None] == pol[None, :])
+    near = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 6.0 * ra[:, None])
+            & (pol[:, None] == pol[None, :]))
     near &= (ra[None, :] < 1.5 * ra[:, None]) & (ra[:, None] < 1.5 * ra[None, :])
     np.fill_diagonal(near, False)
     strongest = np.where(near, con[None, :], 0.0).max(axis=1)
@@ -1051,7 +1292,18 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
                 and _line_on_body(gs_by_pol[p.polarity], p, q))
 
-    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT)]
+    def tight_near(p: Pip, q: Pip) -> bool:
+        r = 0.5 * (p.a + q.a)
+        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
+        return 1.9 * rb < _dist(p, q) < _TIGHT * r and _similar(p, q)
+
+    def tight_all(pairs: list[tuple[Pip, Pip]]) -> list[bool]:
+        """``tight`` of many pairs: the lines between the pips are tested all at once."""
+        near = [tight_near(p, q) for p, q in pairs]
+        lines = iter(_lines_on_body(gs_by_pol, [pq for pq, ok in zip(pairs, near, strict=True) if ok]))
+        return [ok and next(lines) for ok in near]
+
+    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips), tight_all)]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
@@ -1169,17 +1421,23 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     upright picture, unless the dice that show it clearly (two faces of clearly different
     roundness) agree on another way (a picture turned sideways, a camera mounted turned)."""
     votes = []
-    for i, t in enumerate(faces):
-        for o in faces[i + 1:]:
-            if o.polarity != t.polarity or abs(t.roundness - o.roundness) < 0.2:
-                continue
-            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
-                continue
-            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
-            if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
-                continue
-            top, side = (t, o) if t.roundness > o.roundness else (o, t)
-            votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+    if len(faces) < 2:
+        return 0.0, 1.0
+    # (pairs that can vote, found all at once: the same tests, the distance with a hair of
+    # slack; the exact tests follow)
+    at = np.array([[f.cx, f.cy, _face_size(f), f.polarity, f.roundness, f.r] for f in faces])
+    cx, cy, size, pol, rnd, r = at.T
+    dn = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
+    may = ((pol[:, None] == pol[None, :]) & ~(np.abs(rnd[:, None] - rnd[None, :]) < 0.2)
+           & ~(np.maximum(r[:, None], r[None, :]) / np.minimum(r[:, None], r[None, :]) > _SIDE_RATIO)
+           & (dn < 1.15 * np.maximum(size[:, None], size[None, :]) * (1 + 1e-9) + 1e-9))
+    for i, j in zip(*np.nonzero(np.triu(may, 1)), strict=True):
+        t, o = faces[i], faces[j]
+        d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+        if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
+            continue
+        top, side = (t, o) if t.roundness > o.roundness else (o, t)
+        votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
     if len(votes) >= 2:
         gx, gy = sum(v[0] for v in votes) / len(votes), sum(v[1] for v in votes) / len(votes)
         n = math.hypot(gx, gy)
@@ -1196,11 +1454,23 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     keep = [True] * len(faces)
     order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
     ux, uy = _towards_camera(faces)
+    # The faces near each face (same polarity, closer than the limit below, with a hair of
+    # slack: the exact test follows), in ``order``: found all at once.
+    near_in_order: list[list[int]] = [[] for _ in faces]
+    if len(faces) > 1:
+        at = np.array([[f.cx, f.cy, _face_size(f), f.polarity] for f in faces])
+        dn = np.hypot(at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1])
+        near = ((dn < 1.15 * np.maximum(at[:, None, 2], at[None, :, 2]) * (1 + 1e-9) + 1e-9)
+                & (at[:, None, 3] == at[None, :, 3]))
+        order_a = np.array(order)
+        for i, row in enumerate(near[:, order]):
+            near_in_order[i] = order_a[row].tolist()
+    fcon = [_face_contrast(f) for f in faces]
     for i in order:
         t = faces[i]
         if not keep[i]:
             continue
-        for j in order:
+        for j in near_in_order[i]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
@@ -1211,9 +1481,9 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if d >= 1.15 * s:
                 continue
             # A dim face (in shadow, turned away) beside a crisp one is its side face.
-            if _face_contrast(o) > _DIM_SIDE * _face_contrast(t):
+            if fcon[j] > _DIM_SIDE * fcon[i]:
                 continue
-            if _face_contrast(t) > _DIM_SIDE * _face_contrast(o):
+            if fcon[i] > _DIM_SIDE * fcon[j]:
                 keep[j] = False
                 continue
             if _seen_from_low(o, t, height):
@@ -1248,22 +1518,25 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
     out: list[_Face] = []
     for pol in {f.polarity for f in sure}:
         mine = [f for f in sure if f.polarity == pol]
-        r = float(np.median([f.r for f in mine]))
-        s = _face_size(mine[0]) if len(mine) == 1 else float(np.median([_face_size(f) for f in mine]))
-        bodies = np.array([_face_body(img, f) for f in mine])
+        r = float(_median([f.r for f in mine]))
+        s = _face_size(mine[0]) if len(mine) == 1 else float(_median([_face_size(f) for f in mine]))
         if s < _LOGO_MIN_FACE * scale:
             continue  # a logo on a die this small cannot be told from a smudge
+        bodies = None  # (the faces' body colours, taken when a mark gets that far)
         # marks of the pips' colour, sought on a half-size copy (cheaper; a logo is big)
         gs = gs_by_pol[pol]
         small = cv2.resize(gs, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         block = max(3, int(0.4 * s)) | 1
         mask = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _C)
-        n, _lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        for k in range(1, n):
-            area = 4 * stats[k, cv2.CC_STAT_AREA]
+        few = cv2.countNonZero(mask) < 65000  # (16-bit labels are quicker; the same blobs)
+        n, _lab, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+            mask, 8, cv2.CV_16U if few else cv2.CV_32S, cv2.CCL_SPAGHETTI)
+        area_k = 4 * stats[1:, cv2.CC_STAT_AREA]
+        side_k = 2 * np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+        fit = ((0.5 * math.pi * r * r <= area_k) & (area_k <= 10 * math.pi * r * r)
+               & (2.5 * r <= side_k) & (side_k <= 0.6 * s))
+        for k in (np.flatnonzero(fit) + 1).tolist():
             side = 2 * max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT])
-            if not (0.5 * math.pi * r * r <= area <= 10 * math.pi * r * r and 2.5 * r <= side <= 0.6 * s):
-                continue
             cx, cy = (2 * float(v) + 0.5 for v in cents[k])
             if not (s < cx < w - 1 - s and s < cy < h - 1 - s):
                 continue
@@ -1271,6 +1544,8 @@ def _logo_ones(img: _Lab, gs_by_pol: dict[int, np.ndarray], faces: list[_Face], 
                 continue  # pips on the face off its centre: a die with pips (read or not)
             if any(math.hypot(f.cx - cx, f.cy - cy) < 0.5 * s for f in faces):
                 continue  # a die already read (or doubted) here
+            if bodies is None:
+                bodies = np.array([_face_body(img, f) for f in mine])
             if _is_logo_die(img, mask, cx / 2, cy / 2, side / 2, s / 2, bodies, 2):
                 spot = float(gs[int(cy), int(cx)])
                 ring = float(np.median(_ring_samples(gs, cx, cy, 0.3 * s, 0.3 * s, 0.0, 1.0, n=16)))
@@ -1360,32 +1635,51 @@ def _flag_cocked(faces: list[_Face]) -> None:
     flat = [f.roundness for f in faces if f.ok]
     if len(flat) < 3:
         return
-    typical = float(np.median(flat))
+    typical = float(_median(flat))
     for f in faces:
         if f.ok and f.roundness < typical - _COCKED:
             f.ok = False
             f.reason = "top face tilted: the die looks cocked, re-roll it"
 
 
-def _face_corners(f: _Face) -> np.ndarray | None:
+def _face_corners(f: _Face) -> list[tuple[float, float]] | None:
     """The four corner pip positions of a face's pattern (for a 2 or 3 the empty corners are
-    the diagonal turned by 90 degrees), or None for a 1 or a 6."""
-    pts = np.array([[p.x, p.y] for p in f.pips])
+    the diagonal turned by 90 degrees), or None for a 1 or a 6. (Plain floats, with numpy's
+    arithmetic: distances as sqrt(dx * dx + dy * dy), means summed in order.)"""
+    pts = [(p.x, p.y) for p in f.pips]
     n = len(pts)
     if n in (2, 3):
-        d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-        i, j = np.unravel_index(int(np.argmax(d)), d.shape)
-        c = 0.5 * (pts[i] + pts[j])
-        h = 0.5 * (pts[j] - pts[i])
-        hp = np.array([-h[1], h[0]])
-        return np.array([c - h, c - hp, c + h, c + hp])
+        best, i, j = -1.0, 0, 0
+        for a_ in range(n):  # (the first largest distance in row order, as np.argmax finds it)
+            for b_ in range(n):
+                dx, dy = pts[a_][0] - pts[b_][0], pts[a_][1] - pts[b_][1]
+                dd = math.sqrt(dx * dx + dy * dy)
+                if dd > best:
+                    best, i, j = dd, a_, b_
+        (xi, yi), (xj, yj) = pts[i], pts[j]
+        cx, cy = 0.5 * (xi + xj), 0.5 * (yi + yj)
+        hx, hy = 0.5 * (xj - xi), 0.5 * (yj - yi)
+        return [(cx - hx, cy - hy), (cx + hy, cy - hx), (cx + hx, cy + hy), (cx - hy, cy + hx)]
     if n in (4, 5):
-        c = pts.mean(axis=0)
+        cx, cy = _sum_xy(pts)
+        cx, cy = cx / n, cy / n
         if n == 5:
-            pts = np.delete(pts, int(np.argmin(np.linalg.norm(pts - c, axis=1))), axis=0)
-            c = pts.mean(axis=0)
-        return pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+            dc = [math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) for x, y in pts]
+            del pts[dc.index(min(dc))]
+            cx, cy = _sum_xy(pts)
+            cx, cy = cx / 4, cy / 4
+        order = np.argsort(np.arctan2([y - cy for _x, y in pts], [x - cx for x, _y in pts])).tolist()
+        return [pts[k] for k in order]
     return None
+
+
+def _sum_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
+    """Sums of the x and of the y, added in order (as numpy adds a few rows)."""
+    sx, sy = pl[0]
+    for x, y in pl[1:]:
+        sx += x
+        sy += y
+    return sx, sy
 
 
 def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
@@ -1398,23 +1692,28 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
         return 0.0
     gs = gs_by_pol[f.polarity]
     r = float(_median([p.a for p in f.pips]))
-    c = q.mean(axis=0)
-    v = q - c
-    q = c + v * (1 + 0.8 * r / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6))
-    x0, y0 = np.floor(q.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    cx, cy = _sum_xy(q)
+    cx, cy = cx / 4, cy / 4
+    grown = []
+    for x, y in q:  # each corner 0.8 pip radii further out from the centre
+        vx, vy = x - cx, y - cy
+        k = 1 + 0.8 * r / max(math.sqrt(vx * vx + vy * vy), 1e-6)
+        grown.append((cx + vx * k, cy + vy * k))
+    x0, y0 = math.floor(min(x for x, _y in grown)), math.floor(min(y for _x, y in grown))
+    x1, y1 = math.ceil(max(x for x, _y in grown)) + 1, math.ceil(max(y for _x, y in grown)) + 1
     h, w = gs.shape
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return 0.0
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(q - [x0, y0]).astype(np.int32), 1)
+    cv2.fillConvexPoly(mask, np.array([(round(x - x0), round(y - y0)) for x, y in grown], np.int32), 1)
     level = _median([0.5 * (p.ring + p.spot) for p in f.pips])
     dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
     # which dark pixels lie near one of the face's own pips (tested at the dark pixels only)
     yy, xx = np.nonzero(dark)
     pp = np.array([[p.x, p.y, (1.4 * p.a) ** 2] for p in f.pips])
-    near = (((xx + x0)[:, None] - pp[None, :, 0]) ** 2 + ((yy + y0)[:, None] - pp[None, :, 1]) ** 2
-            <= pp[None, :, 2]).any(axis=1)
+    # (arrays of (pip, dark pixel): numpy's inner loops then run along the many pixels)
+    near = (((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
+            <= pp[:, 2:3]).any(axis=0)
     own = int(np.count_nonzero(near))
     extra = int(near.size - own)
     return extra / max(own / len(f.pips), 1.0)
@@ -1461,21 +1760,29 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     spot = _median([p.spot for p in f.pips])
     con = body - spot
     h, w = gs.shape
+    item = gs.item
+    px, py = float(perp[0]), float(perp[1])
+    xy = pts.tolist()
 
     def level(x: float, y: float) -> float:
-        xi, yi = int(round(x)), int(round(y))
+        """Mean grey of the 3 x 3 pixels around (x, y), or -1 off the picture."""
+        xi, yi = round(x), round(y)
         if not (1 <= xi < w - 1 and 1 <= yi < h - 1):
             return -1.0
-        return int(gs[yi - 1:yi + 2, xi - 1:xi + 2].sum()) / 9
+        return (item(yi - 1, xi - 1) + item(yi - 1, xi) + item(yi - 1, xi + 1) + item(yi, xi - 1) + item(yi, xi)
+                + item(yi, xi + 1) + item(yi + 1, xi - 1) + item(yi + 1, xi) + item(yi + 1, xi + 1)) / 9
 
     for sign in (1.0, -1.0):
         for k in (1.0, 0.85, 1.15):
-            off = sign * k * span * perp
-            far = [level(*(pt + off)) for pt in pts]
-            mid = [level(*(pt + 0.5 * off)) for pt in pts]
+            c = sign * k * span
+            ox, oy = c * px, c * py
+            hx, hy = 0.5 * ox, 0.5 * oy
+            far = [level(x + ox, y + oy) for x, y in xy]
+            mid = [level(x + hx, y + hy) for x, y in xy]
             if min(far + mid) < 0:
                 continue
             if max(far) < spot + 0.45 * con and min(mid) > body - 0.25 * con:
+                off = sign * k * span * perp
                 new = [Pip(p.x + off[0], p.y + off[1], p.a, p.b, p.theta, p.contrast, p.ring, p.spot, p.polarity)
                        for p in f.pips]
                 f6 = _make_face(gs_by_pol, f.pips + new)
@@ -1511,16 +1818,20 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     return pips, {+1: gs_dark, -1: gs_light}
 
 
-def _stretch(img: np.ndarray) -> np.ndarray:
+def _stretch(img: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
     """An underexposed picture (a dim room, a dark tray) brightened so that its brightest parts
     are as bright as in a well-lit one: the colour tests' limits (where a die ends, where a
-    face ends) then mean the same in any light. (Only a gain, like a longer exposure.)"""
+    face ends) then mean the same in any light. (Only a gain, like a longer exposure.)
+    ``gray``: the picture's grey, when at hand (its pixels are those of a grey sample)."""
     sample = img[::4, ::4]
-    grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
+    if gray is not None:
+        grey = gray[::4, ::4]
+    else:
+        grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY)
     # The 99.5th percentile is at least the grey level one rank below its own; when that is
     # already bright (most pictures), the picture is not dim: no need for the exact percentile.
-    below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
-    if int(np.searchsorted(below, max(0, int(0.995 * (grey.size - 1)) - 1) + 1)) >= _DIM:
+    # (that rank's level is at least _DIM when fewer pixels than the rank + 1 are darker)
+    if np.count_nonzero(grey < _DIM) < max(0, int(0.995 * (grey.size - 1)) - 1) + 1:
         return img
     hi = float(np.percentile(grey, 99.5))
     if hi >= _DIM or hi < 16:
@@ -1710,7 +2021,7 @@ def _pip_radius(out: list[dict], scale: float) -> float:
     size (a face is about 7.5 pip radii); infinite without readings."""
     if not out:
         return math.inf
-    return float(np.median([d["w"] for d in out])) * scale / 7.5
+    return float(_median([d["w"] for d in out])) * scale / 7.5
 
 
 def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]:
@@ -1740,12 +2051,13 @@ def _tiny_pips(pips: list[Pip]) -> bool:
         return False
     xy = np.array([[p.x, p.y] for p in pips])
     ra = np.array([p.a for p in pips])
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    np.fill_diagonal(d, np.inf)
-    paired = d.min(axis=1) < 5.0 * ra
+    # (a neighbour closer than 5 radii: the nearest one is)
+    near = _hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 5.0 * ra[:, None])
+    np.fill_diagonal(near, False)
+    paired = near.any(axis=1)
     if paired.sum() < 2:
         return False
-    return float(np.median(ra[paired])) < _TINY_PIP
+    return float(_median(ra[paired].tolist())) < _TINY_PIP
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
@@ -1762,7 +2074,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         pips, gs_by_pol = (_all_pips(gray, bars=tiny) if regions is None
                            else _all_pips_in(gray, regions, bars=tiny))
-    lab = _Lab(work)
+    lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
     faces = _pick_top_faces(faces, work.shape[0])
     _flag_cocked(faces)
@@ -1804,7 +2116,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         else:
             entry.update(face=None, value=None, confidence=0.0, reason=f.reason)
         out.append(entry)
-    tiny = bool(faces) and float(np.median([f.r for f in faces])) < 2.5 or (not faces and bool(pips))
+    tiny = bool(faces) and float(_median([f.r for f in faces])) < 2.5 or (not faces and bool(pips))
     return out, tiny
 
 
