@@ -1058,6 +1058,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         if len(f) > 3000:
             f = f[np.random.default_rng(0).choice(len(f), 3000, replace=False)]
         pix[tindex[e.type]].append(f)
+    originals = list(examples)
     examples = work
     shape = "square"
     if fills and float(np.median(fills)) < 0.86:
@@ -1091,12 +1092,14 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                 pix_mu[i], sd = _robust_stats(np.concatenate(pix[i]), COLOUR_FLOOR)
                 pix_sd[i] = np.minimum(sd, PIX_SD_CAP)
     # pass 2: the detector's own view of each example -> descriptors and die colours
-    descs, cls, src, cols = [], [], [], {i: [] for i in range(len(types))}
+    descs, cls, src = [], [], []
     patches: list[np.ndarray] = []
     energies: list[float] = []
     lindex = {lab: i for i, lab in enumerate(labels)}
     used = []
-    for e, c1 in zip(examples, first, strict=True):
+    uidx: list[int] = []  # which example each used picture is
+    ucols: list[np.ndarray] = []
+    for ei, (e, c1) in enumerate(zip(examples, first, strict=True)):
         c = _example_object(e.image, partial, tindex[e.type])
         if c1 is not None and cv2.contourArea(c1) < 0.9 * e.image.shape[0] * e.image.shape[1]:
             a1 = cv2.contourArea(c1)
@@ -1122,18 +1125,29 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
             descs.append(descriptor(a, shape))
             cls.append(lindex[(e.type, e.face)])
             src.append(len(used))
-        cols[tindex[e.type]].append(_body_colour(e.image, c, feat))
+        ucols.append(_body_colour(e.image, c, feat))
         used.append(e)
-    die_mu = np.zeros((len(types), 3), np.float32)
-    die_sd = np.zeros((len(types), 3), np.float32)
-    for i in range(len(types)):
-        arr = np.array(cols[i]) if cols[i] else pix_mu[i][None]
-        die_mu[i] = np.median(arr, axis=0)
-        _, sd_r = _robust_stats(arr, DIE_COLOUR_FLOOR)  # robust: a few bad crops must not widen it
-        die_sd[i] = np.maximum(np.minimum(arr.std(axis=0), sd_r * 1.5) * 1.5, DIE_COLOUR_FLOOR)
+        uidx.append(ei)
+
+    def die_colours() -> tuple[np.ndarray, np.ndarray]:
+        mu = np.zeros((len(types), 3), np.float32)
+        sd = np.zeros((len(types), 3), np.float32)
+        for i in range(len(types)):
+            got = [ucols[k] for k in range(len(used)) if tindex[used[k].type] == i]
+            arr = np.array(got) if got else pix_mu[i][None]
+            mu[i] = np.median(arr, axis=0)
+            _, sd_r = _robust_stats(arr, DIE_COLOUR_FLOOR)  # robust: a few bad crops must not widen it
+            sd[i] = np.maximum(np.minimum(arr.std(axis=0), sd_r * 1.5) * 1.5, DIE_COLOUR_FLOOR)
+        return mu, sd
+
+    die_mu, die_sd = die_colours()
     model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
                      np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
     src_a = np.array(src, np.int32)
+    if RELOCATE:
+        moved = _relocate(model, originals, used, uidx, patches, src_a, lindex, tindex, ucols, energies)
+        if moved and RELOCATE_COLOUR:
+            model.die_mu, model.die_sd = die_colours()
     ex_cls = [lindex[(e.type, e.face)] for e in used]
     loo = _leave_one_out(model, patches, src_a, ex_cls)
     if len(loo) >= 6:
@@ -1162,6 +1176,66 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     warnings += confusion_warnings(model, loo)
     model.info.update({"examples": len(used), "shape": shape})
     return model, warnings
+
+
+RELOCATE = True      # look again for the object of each whole-photo example with the learned model
+RELOCATE_GAIN = 0.03
+RELOCATE_BELOW = 0.6
+RELOCATE_COLOUR = True
+
+
+def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarray, d2: float) -> float:
+    """How well a patch matches the other examples of class ``c`` (example ``k`` left out)."""
+    mine = (model.desc_cls == c) & (src != k)
+    if not mine.any():
+        return -2.0
+    q = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
+    sims = (q @ model.desc[mine].T).max(axis=0)
+    per_ex: dict[int, float] = {}
+    for s_, v in zip(src[mine].tolist(), sims.tolist(), strict=True):
+        per_ex[s_] = max(per_ex.get(s_, -2.0), v)
+    v = sorted(per_ex.values(), reverse=True)[:TOP_K]
+    return float(np.mean(v)) - COLOUR_WEIGHT * min(d2, COLOUR_CAP)
+
+
+def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tindex, ucols, energies) -> int:
+    """In whole-photo examples the first guess of the object may be a shape of the table: read the
+    photo with the learned model and keep the outline that best matches the other examples of its
+    face. Updates the descriptors, patches, colours and energies in place; returns how many moved."""
+    moved = 0
+    for k, e in enumerate(used):
+        orig = originals[uidx[k]].image
+        H, W = orig.shape[:2]
+        c, t = lindex[(e.type, e.face)], tindex[e.type]
+        if int(np.sum(model.desc_cls == c)) <= int(np.sum(src == k)):
+            continue  # the only example of its face
+        cur = _own_score(model, patches[k], k, c, src, float(_colour_d2(model, ucols[k])[t]))
+        if cur > RELOCATE_BELOW or max(H, W) < 120:
+            continue  # plainly right, or a tight crop
+        feat = colour_features(cv2.GaussianBlur(orig, (0, 0), 1.2))
+        best = None
+        for group in detect(orig, model, feat=feat, flat=False, types=[t])[:12]:
+            for _, cnt in group:
+                col = _body_colour(orig, cnt, feat)
+                patch = canonical_patch(orig, cnt, model.shape)
+                sc = _own_score(model, patch, k, c, src, float(_colour_d2(model, col)[t]))
+                if best is None or sc > best[0]:
+                    best = (sc, patch, col)
+        if best is None or best[0] < cur + RELOCATE_GAIN:
+            continue
+        _, patch, col = best
+        rows = np.flatnonzero(src == k)
+        augs = _augment(patch)
+        if len(augs) != len(rows):
+            continue
+        model.desc[rows] = np.stack([descriptor(a, model.shape) for a in augs])
+        patches[k] = patch
+        ucols[k] = col
+        energies[k] = icon_energy(patch, model.shape)
+        moved += 1
+    if moved:
+        model.__dict__.pop("_descT", None)
+    return moved
 
 
 def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int]) -> list:
