@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -349,15 +350,30 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
         except LookupError:
             return
         done["reader"] = True  # once: a missing set is logged, not retried on every action
-        try:
-            reader = (reader_factory or _default_reader)()
-        except Exception:
-            log.exception("the Castle Dice reader could not be opened; the camera keeps its reader")
-            return
-        if hasattr(runtime, "set_reader"):
-            runtime.set_reader(getattr(reader, "read", reader))
+
+        def open_reader() -> None:
+            try:
+                reader = (reader_factory or _default_reader)()
+            except Exception:
+                log.exception("the Castle Dice reader could not be opened; the camera keeps its reader")
+                return
+            if hasattr(runtime, "set_reader"):
+                runtime.set_reader(getattr(reader, "read", reader))
+
+        # Learning the set (seconds on a Pi, the first time after an update) happens beside the
+        # game: the action that started it is answered at once, the camera switches when ready.
+        done["thread"] = threading.Thread(target=open_reader, name="castle-reader", daemon=True)
+        done["thread"].start()
 
     table.subscribe(lambda game_id, _event, _view: ensure_reader(game_id))
     ensure_reader()
+    def reader_ready(timeout: float | None = None) -> bool:
+        """Wait (up to ``timeout`` s) until the set is open; True when no opening is under way."""
+        thread = done.get("thread")
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
     glue.ensure_reader = ensure_reader
+    glue.reader_ready = reader_ready
     return glue

@@ -300,7 +300,34 @@ def test_attach_wires_readings_and_switches_the_reader(table):
     assert runtime.readers == []  # no Castle Dice game yet
     gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
     table.act(gid, HOST, {"type": "next"})
+    assert glue.reader_ready(timeout=30)  # (the set is opened beside the game, not in the action)
     assert len(runtime.readers) == 1 and runtime.readers[0]({}) == {"dice": [], "tokens": []}
     table.act(gid, HOST, {"type": "next"})
     assert len(runtime.readers) == 1
     assert cam.attach(SimpleNamespace(extensions={}), table) is None
+
+
+def test_a_slow_set_does_not_hold_up_the_first_action(table):
+    """Learning the Castle Dice set takes seconds (more on a Pi, the first time after an
+    update): the action that brings the game on is answered at once, the reader comes later."""
+    import threading
+    import time
+
+    gate = threading.Event()
+
+    class SlowReader:
+        def __init__(self):
+            gate.wait(10)
+
+        def read(self, image):
+            return {"dice": [], "tokens": []}
+
+    readers = []
+    runtime = SimpleNamespace(on_reading=lambda fn: None, set_reader=readers.append)
+    glue = cam.attach(SimpleNamespace(extensions={"camera": runtime}), table, reader_factory=SlowReader)
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    t0 = time.monotonic()
+    table.act(gid, HOST, {"type": "next"})
+    assert time.monotonic() - t0 < 2.0 and readers == [] and not glue.reader_ready(timeout=0)
+    gate.set()
+    assert glue.reader_ready(timeout=10) and len(readers) == 1
