@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-PATCH = 48          # canonical patch side (pixels)
+PATCH = 48          # canonical patch side (pixels) of round objects (tokens)
+PATCH_SQUARE = 64   # ... of square ones (dice): embossed symbols show as thin edges, a finer patch keeps them
 DSIDE = 24          # descriptor grid side
 PRE_BLUR = 0.8
 CH_BLUR = 0.5       # blur of each descriptor channel before it is pooled to the grid
@@ -182,8 +183,8 @@ def _quad(cnt: np.ndarray) -> np.ndarray:
 
 
 def canonical_patch(img_bgr: np.ndarray, cnt: np.ndarray, shape: str) -> np.ndarray:
-    """PATCH x PATCH BGR patch of the object outlined by ``cnt``, up to rotation."""
-    P = PATCH
+    """Square BGR patch (``_patch_side(shape)`` pixels) of the object outlined by ``cnt``, up to rotation."""
+    P = _patch_side(shape)
     if shape == "round" and len(cnt) >= 5:
         (cx, cy), (a1, a2), ang = cv2.fitEllipse(cnt)
         t = math.radians(ang)
@@ -198,6 +199,10 @@ def canonical_patch(img_bgr: np.ndarray, cnt: np.ndarray, shape: str) -> np.ndar
     dst = np.float32([[0, 0], [P, 0], [P, P], [0, P]])
     M = cv2.getPerspectiveTransform(q, dst)
     return cv2.warpPerspective(img_bgr, M, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _patch_side(shape: str) -> int:
+    return PATCH_SQUARE if shape == "square" else PATCH
 
 
 def _inner_mask(shape: str) -> np.ndarray:
@@ -217,7 +222,7 @@ def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     gm = np.sqrt(gx * gx + gy * gy)
-    hp = g - cv2.GaussianBlur(g, (0, 0), PATCH / 8)
+    hp = g - cv2.GaussianBlur(g, (0, 0), patch_bgr.shape[0] / 8)
     m = _MASKS.get(shape)
     if m is None:
         m = _MASKS[shape] = _inner_mask(shape)
@@ -270,7 +275,7 @@ def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
 
 def _augment(patch: np.ndarray) -> list[np.ndarray]:
     """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
-    P = PATCH
+    P = patch.shape[0]
     out = []
     for sc in (0.9, 1.0, 1.1):
         for dx in (-3, 0, 3):
@@ -281,7 +286,7 @@ def _augment(patch: np.ndarray) -> list[np.ndarray]:
 
 
 def _rotations(patch: np.ndarray, shape: str) -> list[np.ndarray]:
-    P = PATCH
+    P = patch.shape[0]
     out = []
     if shape == "round":
         for a in range(0, 360, 15):
