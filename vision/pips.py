@@ -355,19 +355,25 @@ def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.
     blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
     pixels of their bounding boxes, all blobs at once."""
     bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
-    sizes = w * h
-    owner = np.repeat(np.arange(sel.size), sizes)
-    off = np.arange(int(sizes.sum())) - (np.cumsum(sizes) - sizes)[owner]
-    q, r = np.divmod(off, w[owner])
+    k = sel.size
+    # the boxes' rows (each row's owner and y), then the rows' pixels: each blob's pixels in
+    # raster order, as before (the same sums); repeats instead of a division per pixel
+    rows = np.repeat(np.arange(k), h)
+    ry = by[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
+    rw = w[rows]
+    xrow = bx[rows]
+    pr = np.repeat(np.arange(rows.size), rw)
+    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
     # (labels looked up by flat index: the same pixels, in the same order)
-    flat = (by.astype(np.int64) * labels.shape[1] + bx)[owner] + q * labels.shape[1] + r
-    hit = labels.ravel()[flat] == (sel + 1)[owner]
-    owner = owner[hit]
-    dx = (bx[owner] + r[hit]) - cents[sel, 0][owner]
-    dy = (by[owner] + q[hit]) - cents[sel, 1][owner]
-    n = np.maximum(np.bincount(owner, minlength=sel.size), 1)
-    return (np.bincount(owner, dx * dx, sel.size) / n, np.bincount(owner, dy * dy, sel.size) / n,
-            np.bincount(owner, dx * dy, sel.size) / n)
+    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + xrow, rw) + col
+    hit = labels.ravel()[flat] == np.repeat((sel + 1)[rows], rw)
+    ph = pr[hit]
+    owner = rows[ph]
+    dx = (np.repeat(xrow, rw)[hit] + col[hit]) - cents[sel, 0][owner]
+    dy = ry[ph] - cents[sel, 1][owner]
+    n = np.maximum(np.bincount(owner, minlength=k), 1)
+    return (np.bincount(owner, dx * dx, k) / n, np.bincount(owner, dy * dy, k) / n,
+            np.bincount(owner, dx * dy, k) / n)
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
