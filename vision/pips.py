@@ -417,8 +417,10 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     smoothed together, with the very same arithmetic: the same pieces come out)."""
     out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
     # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
-    go = [i for i in range(len(cx)) if not all(abs(2 * (a[i] - 0.5) / k - 2 * (b[i] - 0.5))
-                                                 > 0.4 * (2 * (a[i] - 0.5) / k) for k in (3, 2))]
+    # (written out for k = 3, 2: the same arithmetic as in the loop below)
+    go = [i for i, (ai, bi) in enumerate(zip(a, b, strict=True))
+          if not (abs(2 * (ai - 0.5) / 3 - 2 * (bi - 0.5)) > 0.4 * (2 * (ai - 0.5) / 3)
+                  and abs(2 * (ai - 0.5) / 2 - 2 * (bi - 0.5)) > 0.4 * (2 * (ai - 0.5) / 2))]
     if not go:
         return out
     ts = [np.arange(-a[i], a[i] + 0.01, 0.5) for i in go]
@@ -457,10 +459,12 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
             if abs(step - 2 * (bi - 0.5)) > 0.4 * step:
                 continue  # the pieces would not be round
             centres = [-(ai - 0.5) + step * (j + 0.5) for j in range(k)]
-            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
             vc = [_interp(c, tl, vl) for c in centres]
+            if not max(vc) < core + 0.3 * contrast:
+                continue  # (the pieces are not dark enough: the necks need not be looked at)
+            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
             vn = [_interp(c, tl, vl) for c in necks]
-            if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
+            if min(vn) > max(vc) + 0.15 * contrast:
                 r = 0.5 * step + 0.5
                 ca_i, sa_i = cs[g]
                 out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in zip(centres, vc, strict=True)]
