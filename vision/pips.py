@@ -355,19 +355,25 @@ def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.
     blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
     pixels of their bounding boxes, all blobs at once."""
     bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
-    sizes = w * h
-    owner = np.repeat(np.arange(sel.size), sizes)
-    off = np.arange(int(sizes.sum())) - (np.cumsum(sizes) - sizes)[owner]
-    q, r = np.divmod(off, w[owner])
+    k = sel.size
+    # the boxes' rows (each row's owner and y), then the rows' pixels: each blob's pixels in
+    # raster order, as before (the same sums); repeats instead of a division per pixel
+    rows = np.repeat(np.arange(k), h)
+    ry = by[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
+    rw = w[rows]
+    xrow = bx[rows]
+    pr = np.repeat(np.arange(rows.size), rw)
+    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
     # (labels looked up by flat index: the same pixels, in the same order)
-    flat = (by.astype(np.int64) * labels.shape[1] + bx)[owner] + q * labels.shape[1] + r
-    hit = labels.ravel()[flat] == (sel + 1)[owner]
-    owner = owner[hit]
-    dx = (bx[owner] + r[hit]) - cents[sel, 0][owner]
-    dy = (by[owner] + q[hit]) - cents[sel, 1][owner]
-    n = np.maximum(np.bincount(owner, minlength=sel.size), 1)
-    return (np.bincount(owner, dx * dx, sel.size) / n, np.bincount(owner, dy * dy, sel.size) / n,
-            np.bincount(owner, dx * dy, sel.size) / n)
+    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + xrow, rw) + col
+    hit = labels.ravel()[flat] == np.repeat((sel + 1)[rows], rw)
+    ph = pr[hit]
+    owner = rows[ph]
+    dx = (np.repeat(xrow, rw)[hit] + col[hit]) - cents[sel, 0][owner]
+    dy = ry[ph] - cents[sel, 1][owner]
+    n = np.maximum(np.bincount(owner, minlength=k), 1)
+    return (np.bincount(owner, dx * dx, k) / n, np.bincount(owner, dy * dy, k) / n,
+            np.bincount(owner, dx * dy, k) / n)
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
@@ -411,8 +417,10 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     smoothed together, with the very same arithmetic: the same pieces come out)."""
     out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
     # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
-    go = [i for i in range(len(cx)) if not all(abs(2 * (a[i] - 0.5) / k - 2 * (b[i] - 0.5))
-                                                 > 0.4 * (2 * (a[i] - 0.5) / k) for k in (3, 2))]
+    # (written out for k = 3, 2: the same arithmetic as in the loop below)
+    go = [i for i, (ai, bi) in enumerate(zip(a, b, strict=True))
+          if not (abs(2 * (ai - 0.5) / 3 - 2 * (bi - 0.5)) > 0.4 * (2 * (ai - 0.5) / 3)
+                  and abs(2 * (ai - 0.5) / 2 - 2 * (bi - 0.5)) > 0.4 * (2 * (ai - 0.5) / 2))]
     if not go:
         return out
     ts = [np.arange(-a[i], a[i] + 0.01, 0.5) for i in go]
@@ -451,10 +459,12 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
             if abs(step - 2 * (bi - 0.5)) > 0.4 * step:
                 continue  # the pieces would not be round
             centres = [-(ai - 0.5) + step * (j + 0.5) for j in range(k)]
-            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
             vc = [_interp(c, tl, vl) for c in centres]
+            if not max(vc) < core + 0.3 * contrast:
+                continue  # (the pieces are not dark enough: the necks need not be looked at)
+            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
             vn = [_interp(c, tl, vl) for c in necks]
-            if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
+            if min(vn) > max(vc) + 0.15 * contrast:
                 r = 0.5 * step + 0.5
                 ca_i, sa_i = cs[g]
                 out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in zip(centres, vc, strict=True)]
