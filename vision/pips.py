@@ -396,19 +396,30 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     contrast = body - core
     if contrast < 30:
         return []
-    tl, vl = ts.tolist(), v.tolist()
+    found = _bar_pieces(ts.tolist(), v.tolist(), core, contrast, a, b)
+    if found is None:
+        return []
+    r, pieces = found
+    return [(cx + c * ca, cy + c * sa, r, d) for c, d in pieces]
+
+
+def _bar_pieces(tl: list[float], vl: list[float], core: float, contrast: float, a: float,
+                b: float) -> tuple[float, list[tuple[float, float]]] | None:
+    """The 3 (else 2) round pieces of a bar from its darkness profile ``vl`` along the bar
+    (at offsets ``tl``): dark pieces with lighter necks between them. Returns (piece radius,
+    [(offset along the bar, darkness)]), or None."""
     for k in (3, 2):
         step = 2 * (a - 0.5) / k
         if abs(step - 2 * (b - 0.5)) > 0.4 * step:
             continue  # the pieces would not be round
-        centres = [-(a - 0.5) + step * (i + 0.5) for i in range(k)]
-        necks = [-(a - 0.5) + step * (i + 1) for i in range(k - 1)]
+        centres = [-(a - 0.5) + step * (j + 0.5) for j in range(k)]
         vc = [_interp(c, tl, vl) for c in centres]
-        vn = [_interp(n, tl, vl) for n in necks]
-        if max(vc) < core + 0.3 * contrast and min(vn) > max(vc) + 0.15 * contrast:
-            r = 0.5 * step + 0.5
-            return [(cx + c * ca, cy + c * sa, r, d) for c, d in zip(centres, vc, strict=True)]
-    return []
+        if not max(vc) < core + 0.3 * contrast:
+            continue  # (the pieces are not dark enough: the necks need not be looked at)
+        necks = [-(a - 0.5) + step * (j + 1) for j in range(k - 1)]
+        if min(_interp(c, tl, vl) for c in necks) > max(vc) + 0.15 * contrast:
+            return 0.5 * step + 0.5, list(zip(centres, vc, strict=True))
+    return None
 
 
 def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float], b: list[float],
@@ -453,22 +464,11 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
         contrast = body[i] - core
         if contrast < 30:
             continue
-        ai, bi = a[i], b[i]
-        for k in (3, 2):
-            step = 2 * (ai - 0.5) / k
-            if abs(step - 2 * (bi - 0.5)) > 0.4 * step:
-                continue  # the pieces would not be round
-            centres = [-(ai - 0.5) + step * (j + 0.5) for j in range(k)]
-            vc = [_interp(c, tl, vl) for c in centres]
-            if not max(vc) < core + 0.3 * contrast:
-                continue  # (the pieces are not dark enough: the necks need not be looked at)
-            necks = [-(ai - 0.5) + step * (j + 1) for j in range(k - 1)]
-            vn = [_interp(c, tl, vl) for c in necks]
-            if min(vn) > max(vc) + 0.15 * contrast:
-                r = 0.5 * step + 0.5
-                ca_i, sa_i = cs[g]
-                out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in zip(centres, vc, strict=True)]
-                break
+        found = _bar_pieces(tl, vl, core, contrast, a[i], b[i])
+        if found is not None:
+            r, pieces = found
+            ca_i, sa_i = cs[g]
+            out[i] = [(cx[i] + c * ca_i, cy[i] + c * sa_i, r, d) for c, d in pieces]
     return out
 
 
