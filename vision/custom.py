@@ -559,12 +559,15 @@ def _group(found: list, flat: bool) -> list:
     for t, c, a, _q in found:
         (cx, cy), r = cv2.minEnclosingCircle(c)
         for g in groups:
-            if math.hypot(cx - g["x"], cy - g["y"]) < 0.7 * max(r, g["r"]):
+            # one place: near centres and about the same size (a die inside a big table blob of a
+            # die colour is a place of its own)
+            if math.hypot(cx - g["x"], cy - g["y"]) < 0.7 * max(r, g["r"]) \
+                    and GROUP_RATIO * g["a"] > a > g["a"] / GROUP_RATIO:
                 if len(g["cands"]) < PER_GROUP and all(abs(a - a2) > 0.04 * a for _, _, a2 in g["cands"]):
                     g["cands"].append((t, c, a))
                 break
         else:
-            groups.append({"x": cx, "y": cy, "r": r, "cands": [(t, c, a)]})
+            groups.append({"x": cx, "y": cy, "r": r, "a": a, "cands": [(t, c, a)]})
     groups = groups[:MAX_CANDIDATES]
     if flat:
         return [(g["cands"][0][0], g["cands"][0][1]) for g in groups]
@@ -620,6 +623,7 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
 
 
 OPEN_PASS = True
+GROUP_RATIO = 3.0    # outlines of one place differ in area by less than this factor
 EDGE_ANY = True      # also outlines closed by edges alone (dice the colour of the table)
 EDGE_ANY_D2 = 9.0    # ... whose body colour is this close to a learned type
 EDGE_OPEN = 0.45     # ... also after an opening this many die sides wide (0 = off)
