@@ -549,58 +549,13 @@ def _angle_diff(t1: float, t2: float) -> float:
     return min(d, math.pi - d)
 
 
-_STEPS: dict[int, list[float]] = {}
-
-
 def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
-    """True when the segment between two pips stays on uniform die body."""
-    dx, dy = q.x - p.x, q.y - p.y
-    d = math.hypot(dx, dy)
-    if d < 1e-6:
-        return True
-    n = max(6, int(d / 0.8))
-    steps = _STEPS.get(n)
-    if steps is None:
-        steps = _STEPS[n] = np.linspace(0, 1, n).tolist()
-    # (the grey values along the segment, sampled with plain floats: a few dozen points, where
-    # numpy's per-call cost dominates; the tests compare in float32 as numpy arrays did)
-    la, lb = 1.5 * p.a, 1.5 * q.a
-    wm, hm = gs.shape[1] - 1, gs.shape[0] - 1
-    item = gs.item
-    if min(p.x, q.x) >= 0 and max(p.x, q.x) <= wm and min(p.y, q.y) >= 0 and max(p.y, q.y) <= hm:
-        # both ends inside the picture: so is every point between them (no clamping needed)
-        v = [item(int(round(p.y + dy * t)), int(round(p.x + dx * t)))
-             for t in steps if t * d > la and (1 - t) * d > lb]
-    else:
-        v = []
-        for t in steps:
-            if t * d > la and (1 - t) * d > lb:
-                x, y = int(round(p.x + dx * t)), int(round(p.y + dy * t))
-                v.append(item(min(max(y, 0), hm), min(max(x, 0), wm)))
-    if not v:
-        return True
-    body = 0.5 * (p.ring + q.ring)
-    spot = 0.5 * (p.spot + q.spot)
-    contrast = body - spot
-    vmin = np.float32(min(v))
-    if vmin < spot + 0.55 * contrast:
-        return False  # a dark gap (between dice), or another pip in the way
-    vs = sorted(v)
-    k = int(0.05 * (len(vs) - 1) + 0.5)
-    if np.float32(vs[-1 - k] - vs[k]) > 0.35 * contrast + 8:
-        return False  # an edge between two faces
-    # a narrow dip below the pips' body level: the seam between two touching dice (a broad,
-    # shallow one is the ghost of a pip seen through a translucent die)
-    floor = min(p.ring, q.ring) - max(_GAP * contrast, 18.0)
-    if vmin >= floor:
-        return True
-    if vmin < min(p.ring, q.ring) - _GHOST_DIP * contrast:
-        return False
-    half = 0.5 * (vmin + min(p.ring, q.ring))
-    return bool(sum(1 for x in v if x < half) * d / max(len(v), 1) > _GHOST_WIDE * 0.5 * (p.a + q.a))
+    """True when the segment between two pips stays on uniform die body (see
+    :func:`_lines_on_body`, which tests many pairs at once)."""
+    return _lines_on_body({p.polarity: gs}, [(p, q)])[0]
 
 
-_STEPS_ARR: dict[int, np.ndarray] = {}
+_STEPS_ARR: dict[int, np.ndarray] = {}  # n -> n evenly spaced steps from 0 to 1
 
 
 def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:

@@ -506,23 +506,3 @@ def test_a_lone_logo_like_mark_without_dice_is_not_a_one():
     """Without dice read by their pips there is nothing to match a logo die against."""
     img, _ = render(Scene(dice=[Die(320, 240, 60, 1, colour="white", logo="star")], tilt=0.1), 1)
     assert read_pips(img) == []
-
-
-def test_batched_seam_test_agrees_with_the_single_one():
-    """_lines_on_body (many pairs at once, for speed) must answer exactly as _line_on_body: the
-    two carry one rule, and a change to one without the other would split the reader."""
-    from dev_sample import SAMPLE
-
-    from vision import pips as P
-
-    pairs_seen = disagree = 0
-    for name in ("six_47.jpg", "two_44.jpg"):
-        gray = cv2.cvtColor(cv2.imread(str(SAMPLE / name)), cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = P._all_pips(gray)
-        pairs = [(p, q) for i, p in enumerate(pips) for q in pips[i + 1:]
-                 if p.polarity == q.polarity and P._dist(p, q) < 12 * max(p.a, q.a)]
-        batched = P._lines_on_body(gs_by_pol, pairs)
-        single = [P._line_on_body(gs_by_pol[p.polarity], p, q) for p, q in pairs]
-        pairs_seen += len(pairs)
-        disagree += sum(a != b for a, b in zip(batched, single, strict=True))
-    assert pairs_seen > 200 and disagree == 0, (pairs_seen, disagree)
