@@ -526,7 +526,7 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
                 if not c["touching"] and _shape_ok(c, model.shape):
                     found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.85))
     good = sorted(a for _, _, a, q in found if q > 0.85)
-    if OPEN_PASS and good:
+    if good:
         # lines and thin shapes of the die's colour that touch it: cut them off with an opening
         # about half a die wide (holes filled first, so the symbol does not get eaten)
         side = math.sqrt(good[len(good) // 2])
@@ -540,7 +540,7 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
             for c in _components(m, min_area, model.shape, allow_border, None):
                 if not c["touching"] and _shape_ok(c, model.shape) and c["area"] < 1.7 * good[len(good) // 2]:
                     found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.9))
-    if EDGE_ANY and good:
+    if good:
         # a die the colour of the table (or of a shape it lies on) merges with it in the colour
         # masks: outlines closed by edges alone, of the others' size and shape, take the type of
         # the nearest learned body colour
@@ -622,14 +622,11 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
     return found
 
 
-OPEN_PASS = True
 GROUP_RATIO = 3.0    # outlines of one place differ in area by less than this factor
-EDGE_ANY = True      # also outlines closed by edges alone (dice the colour of the table)
-EDGE_ANY_D2 = 9.0    # ... whose body colour is this close to a learned type
+EDGE_ANY_D2 = 9.0    # outlines closed by edges alone (dice the colour of the table): body colour this close to a learned type
 EDGE_OPEN = 0.45     # ... also after an opening this many die sides wide (0 = off)
 EDGE_THICK = 7       # ... and with edges thickened by this kernel (0 = off)
 EDGE_THICK_CLOSE = 0.35
-EDGE_RESIZE = True   # ... looked for again at the size of the sure readings when it differs
 EDGE_PCTS = (90, 75)   # edge maps (percentile of gradient strength) that cut dice from their surroundings
 
 
@@ -807,7 +804,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
-    if EDGE_ANY and EDGE_RESIZE and sure and info.get("cuts"):
+    if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
         # the die's colour): look again for dice the colour of the table at the size of the sure
         # readings, at places where nothing was found
@@ -1153,10 +1150,8 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
                      np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
     src_a = np.array(src, np.int32)
-    if RELOCATE:
-        moved = _relocate(model, originals, used, uidx, patches, src_a, lindex, tindex, ucols, energies)
-        if moved and RELOCATE_COLOUR:
-            model.die_mu, model.die_sd = die_colours()
+    if _relocate(model, originals, used, uidx, patches, src_a, lindex, tindex, ucols, energies):
+        model.die_mu, model.die_sd = die_colours()  # the die colours follow the objects found again
     ex_cls = [lindex[(e.type, e.face)] for e in used]
     loo = _leave_one_out(model, patches, src_a, ex_cls)
     if len(loo) >= 6:
@@ -1187,10 +1182,8 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     return model, warnings
 
 
-RELOCATE = True      # look again for the object of each whole-photo example with the learned model
-RELOCATE_GAIN = 0.03
-RELOCATE_BELOW = 0.6
-RELOCATE_COLOUR = True
+RELOCATE_BELOW = 0.6  # a whole-photo example matching its face's others less than this is looked for again
+RELOCATE_GAIN = 0.03  # ... and a new outline is kept when it matches them this much better
 
 
 def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarray, d2: float) -> float:
