@@ -169,7 +169,7 @@ def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, p
                 write_photo_examples(tmp, spec, style, per_face, seed)
                 name = name + " (photos)"
             else:
-                render.write_examples(tmp, spec, per_face=per_face, seed=seed, style=style)
+                dicesets.write_rendered_set(tmp, spec, per_face=per_face, seed=seed, style=style)
             dicesets._OPEN.clear()
             reader = dicesets.open_set(tmp, use_cache=False)
             rng = np.random.default_rng(seed + 1000)

@@ -426,3 +426,55 @@ class TeachSession:
         self.write_toml(name or self.root.name)
         _OPEN.clear()
         return open_set(self.root)
+
+
+# --- rendered set folders (tests, benches, the shipped provisional examples) -------------------
+def write_rendered_set(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, style: str = "castle",
+                       max_side: int = 80, photo_side: int = 150, margin: tuple[float, float] = (0.12, 0.3),
+                       photos: bool = True) -> int:
+    """Write ``dest/examples/<type>/<face>/NN.png`` from vision.render (tight crops, and every
+    fourth one a small whole photo). Returns how many pictures were written."""
+    from vision import render
+
+    rng = np.random.default_rng(seed)
+    count = 0
+    for typ, face in render.spec_items(set_spec):
+        d = Path(dest) / "examples" / typ / face
+        d.mkdir(parents=True, exist_ok=True)
+        for i in range(per_face):
+            crop = i % 4 != 3 or not photos
+            img = render.render_example(rng, typ, face, set_spec=set_spec, style=style, crop=crop, margin=margin)
+            sc = (max_side if crop else photo_side) / max(img.shape[:2])
+            if sc < 1:
+                img = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(d / f"{i:02d}.png"), img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+            count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m companion.dicesets make-set castle-dice|augustus-tokens|alt-dice|alt-tokens DIR [N] [SEED]
+    python -m companion.dicesets scene OUT.png [SEED]      (one rendered tray, its truth printed)"""
+    import sys
+
+    from vision import render
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) >= 3 and argv[0] == "make-set" and argv[1] in render.SPECS:
+        name, dest = argv[1], argv[2]
+        n = int(argv[3]) if len(argv) > 3 else 5
+        seed = int(argv[4]) if len(argv) > 4 else 0
+        style = "glyph" if name.startswith("alt") else "castle"
+        print(write_rendered_set(dest, render.SPECS[name], per_face=n, seed=seed, style=style), "examples written")
+        return 0
+    if len(argv) >= 2 and argv[0] == "scene":
+        img, truth = render.render_scene(np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0))
+        cv2.imwrite(argv[1], img)
+        print(truth)
+        return 0
+    print(main.__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -16,7 +16,8 @@ Main entry points::
 
     demo_frames(seed=0, kind="dice") -> endless iterator of BGR frames (the demo camera).
 
-``python -m vision.render make-set castle-dice DIR`` regenerates the shipped example folders.
+Pictures are returned, never written: ``python -m companion.dicesets make-set castle-dice DIR``
+(companion/dicesets.py) writes a set folder of them and regenerates the shipped example folders.
 
 Icon styles: "castle" (our hand-drawn resource/animal/barbarian/Augustus symbols) and "glyph"
 (random abstract glyphs seeded by the face id) -- the latter with ``ALT_DICE``/``ALT_TOKENS``
@@ -26,7 +27,6 @@ makes a held-out set that shares nothing with our icons or colours.
 from __future__ import annotations
 
 import math
-import sys
 import zlib
 from collections.abc import Iterator
 
@@ -358,7 +358,8 @@ def _background(rng, h: int, w: int, hard: bool) -> np.ndarray:
 
 
 # --- scenes ------------------------------------------------------------------------------------
-def _spec_items(set_spec: dict) -> list[tuple[str, str]]:
+def spec_items(set_spec: dict) -> list[tuple[str, str]]:
+    """(type, face) of every face of a set spec."""
     return [(t, f) for t, (_, faces) in set_spec["types"].items() for f in faces]
 
 
@@ -461,7 +462,7 @@ def render_scene(rng: np.random.Generator, n: int | None = None, *, kind: str = 
     """
     spec = set_spec or (CASTLE_DICE if kind == "dice" else AUGUSTUS_TOKENS)
     w, h = size
-    all_items = _spec_items(spec)
+    all_items = spec_items(spec)
     if items is None:
         if n is None:
             n = int(rng.integers(1, 13)) if spec["kind"] == "dice" else int(rng.integers(1, 4))
@@ -514,52 +515,5 @@ def demo_frames(seed: int = 0, kind: str = "dice", size=(640, 480)) -> Iterator[
         yield render_scene(rng, kind=kind, size=size)[0]
 
 
-# --- set folders -------------------------------------------------------------------------------
-def write_examples(dest, set_spec: dict, *, per_face: int = 5, seed: int = 0, style: str = "castle",
-                   max_side: int = 80, photo_side: int = 150, margin: tuple[float, float] = (0.12, 0.3),
-                   photos: bool = True) -> int:
-    """Write ``dest/examples/<type>/<face>/NN.png`` (crops and small photos). Returns the count."""
-    from pathlib import Path
-
-    rng = np.random.default_rng(seed)
-    count = 0
-    for typ, face in _spec_items(set_spec):
-        d = Path(dest) / "examples" / typ / face
-        d.mkdir(parents=True, exist_ok=True)
-        for i in range(per_face):
-            crop = i % 4 != 3 or not photos
-            img = render_example(rng, typ, face, set_spec=set_spec, style=style, crop=crop, margin=margin)
-            sc = (max_side if crop else photo_side) / max(img.shape[:2])
-            if sc < 1:
-                img = cv2.resize(img, None, fx=sc, fy=sc, interpolation=cv2.INTER_AREA)
-            cv2.imwrite(str(d / f"{i:02d}.png"), img, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-            count += 1
-    return count
-
-
 SPECS = {"castle-dice": CASTLE_DICE, "augustus-tokens": AUGUSTUS_TOKENS, "alt-dice": ALT_DICE,
          "alt-tokens": ALT_TOKENS}
-
-
-def main(argv: list[str] | None = None) -> int:
-    """python -m vision.render make-set castle-dice|augustus-tokens|alt-dice|alt-tokens DIR [N] [SEED]
-    python -m vision.render scene OUT.png [SEED]"""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if len(argv) >= 3 and argv[0] == "make-set":
-        name, dest = argv[1], argv[2]
-        n = int(argv[3]) if len(argv) > 3 else 5
-        seed = int(argv[4]) if len(argv) > 4 else 0
-        style = "glyph" if name.startswith("alt") else "castle"
-        print(write_examples(dest, SPECS[name], per_face=n, seed=seed, style=style), "examples written")
-        return 0
-    if len(argv) >= 2 and argv[0] == "scene":
-        img, truth = render_scene(np.random.default_rng(int(argv[2]) if len(argv) > 2 else 0))
-        cv2.imwrite(argv[1], img)
-        print(truth)
-        return 0
-    print(main.__doc__)
-    return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 
+from companion.dicesets import write_rendered_set
 from vision import render
 
 
@@ -23,7 +24,7 @@ def _cache_dir(tmp_path_factory):
 
 def make_set(tmp_path_factory, name: str, spec: dict, style: str, seed: int, per_face: int = 5):
     folder = tmp_path_factory.mktemp(name)
-    render.write_examples(folder, spec, per_face=per_face, seed=seed, style=style)
+    write_rendered_set(folder, spec, per_face=per_face, seed=seed, style=style)
     return folder
 
 

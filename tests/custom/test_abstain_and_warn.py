@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.dicesets import open_set
+from companion.dicesets import open_set, write_rendered_set
 from vision import custom, render
 
 
@@ -26,7 +26,7 @@ def test_blank_die_is_seen_but_not_read(castle_set):
 
 def test_confusable_faces_are_named(tmp_path):
     spec = {"kind": "dice", "types": {"green": ((60, 150, 60), ["leaf", "tree", "sun"])}}
-    render.write_examples(tmp_path, spec, per_face=4, seed=3, style="glyph")
+    write_rendered_set(tmp_path, spec, per_face=4, seed=3, style="glyph")
     # make "tree" a copy of "leaf": the same symbol under two names
     leaf = sorted((tmp_path / "examples" / "green" / "leaf").glob("*.png"))
     for p in (tmp_path / "examples" / "green" / "tree").glob("*.png"):

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from companion.games import Actor
+from companion.dicesets import write_rendered_set
 from companion.games import castle_dice_camera as cam
 from companion.store import EventStore
 from companion.table import Table
@@ -34,7 +35,7 @@ def reader(tmp_path_factory):
         return dicesets.open_set("castle-dice")
     except Exception:  # pragma: no cover - the set is not shipped in this checkout
         folder = tmp_path_factory.mktemp("castle-dice-set")
-        render.write_examples(folder, render.CASTLE_DICE, per_face=5, seed=0)
+        write_rendered_set(folder, render.CASTLE_DICE, per_face=5, seed=0)
         return dicesets.open_set(folder)
 
 
