@@ -8,6 +8,7 @@ detections, learning time and median/p95 ms per image::
     .venv/bin/python bench/vision_sets.py                 # all four synthetic sets, 40 scenes each
     .venv/bin/python bench/vision_sets.py --scenes-n 100 --only castle-dice
     .venv/bin/python bench/vision_sets.py --photo-examples     # learn from whole table photos
+    .venv/bin/python bench/vision_sets.py --only alt-dice --errors /tmp/err   # crops of the mistakes
 
 A judge's set and scenes::
 
@@ -51,7 +52,9 @@ SYNTH = {
 DEFAULT = ["castle-dice", "augustus-tokens", "alt-dice", "alt-tokens"]
 
 
-def _match(dets: list[dict], truth: list[dict], tokens: bool) -> dict:
+def _match(dets: list[dict], truth: list[dict], tokens: bool, errors: list | None = None) -> dict:
+    """Counts of right/abstained/missed/wrong truths; with ``errors`` a list, each mistake is appended
+    as (kind, truth, reading or None)."""
     used: set[int] = set()
     c = {"total": 0, "right": 0, "abstained": 0, "missed": 0, "wrong": 0}
     for t in truth:
@@ -65,15 +68,20 @@ def _match(dets: list[dict], truth: list[dict], tokens: bool) -> dict:
                 best, bd = j, dd
         if best is None or bd > tol:
             c["missed"] += 1
+            if errors is not None:
+                errors.append(("missed", t, None))
             continue
         used.add(best)
         d = dets[best]
         if d["face"] is None:
-            c["abstained"] += 1
+            kind = "abstained"
         elif str(d["face"]) == str(t["face"]) and (tokens or d["type"] == t.get("type")):
-            c["right"] += 1
+            kind = "right"
         else:
-            c["wrong"] += 1
+            kind = "wrong"
+        c[kind] += 1
+        if errors is not None and kind != "right":
+            errors.append((kind, t, d))
     c["extra"] = len(dets) - len(used)
     return c
 
@@ -161,7 +169,26 @@ def write_photo_examples(dest: str, spec: dict, style: str, per_face: int, seed:
                 cv2.imwrite(str(d / f"{i:02d}.png"), img)
 
 
-def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, photos: bool = False) -> None:
+def _write_errors(dest: Path, name: str, scene: int, img: np.ndarray, errors: list) -> None:
+    """One crop per mistake (twice the object's size, scaled x2), named after what went wrong."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for k, (kind, t, d) in enumerate(errors):
+        s = max(float(t.get("w", 40)), float(t.get("h", 40)), 20.0)
+        x0, y0 = max(0, int(t["x"] - s)), max(0, int(t["y"] - s))
+        crop = img[y0:int(t["y"] + s), x0:int(t["x"] + s)]
+        got = "none" if d is None else f"{d.get('type')}-{d['face']}" + (f" ({d['reason']})" if d.get("reason") else "")
+        print(f"  {name} scene {scene} #{k}: {kind}: truth {t.get('type')}-{t['face']} at "
+              f"({t['x']:.0f},{t['y']:.0f}) read {got}")
+        fn = f"{name}_s{scene:03d}_{k}_{kind}_{t.get('type')}-{t['face']}"
+        if d is not None:
+            fn += f"_as_{d.get('type')}-{d['face']}"
+        cv2.imwrite(str(dest / (fn + ".png")), cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+        if k == 0:
+            cv2.imwrite(str(dest / f"{name}_s{scene:03d}_scene.png"), img)
+
+
+def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, photos: bool = False,
+                    errors_dir: Path | None = None) -> None:
     for name in names:
         spec, style = SYNTH[name]
         with tempfile.TemporaryDirectory() as tmp:
@@ -176,13 +203,16 @@ def bench_synthetic(names: list[str], scenes_n: int, per_face: int, seed: int, p
             acc: dict = {}
             ms: list[float] = []
             cpu: list[float] = []  # CPU time of this process: steadier than wall time on a shared machine
-            for _ in range(scenes_n):
+            for i in range(scenes_n):
                 img, truth = render.render_scene(rng, set_spec=spec, style=style)
                 t0, c0 = time.perf_counter(), time.process_time()
                 res = reader.read(img)
                 ms.append((time.perf_counter() - t0) * 1000)
                 cpu.append((time.process_time() - c0) * 1000)
-                _add(acc, _match(res["dice"] + res["tokens"], truth, spec["kind"] == "tokens"))
+                errs: list = []
+                _add(acc, _match(res["dice"] + res["tokens"], truth, spec["kind"] == "tokens", errs))
+                if errors_dir is not None and errs:
+                    _write_errors(errors_dir, name, i, img, errs)
             _report(name, acc, ms, reader.learn_seconds, spec["kind"], cpu)
 
 
@@ -196,13 +226,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--photo-examples", action="store_true",
                     help="learn from whole 640x480 table photos instead of close-up crops")
+    ap.add_argument("--errors", type=Path, metavar="DIR",
+                    help="print every mistake and write a crop of it (and its scene) to DIR")
     a = ap.parse_args(argv)
     if a.set or a.scenes:
         if not (a.set and a.scenes):
             ap.error("--set and --scenes go together")
         bench_folder(a.set, a.scenes, a.per_face or None)
     else:
-        bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed, a.photo_examples)
+        bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed, a.photo_examples, a.errors)
     return 0
 
 
