@@ -341,8 +341,47 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 continue
             if not plain[n_]:
                 continue
-        pips.append(Pip(*cols[n_], polarity, bool(barish[n_])))
+        col = cols[n_]
+        if 0.55 < ba[n_] / aa[n_] < 0.85 and aa[n_] > 4.0:  # a somewhat long pip: a ghost run into it?
+            core = _pip_core(labels, int(sk[n_]), x0s, y0s, bw, bh, gs, col[7] + 0.5 * col[5],
+                             float(cxa[n_]), float(cya[n_]), float(aa[n_]), float(ba[n_]))
+            if core is not None:
+                cx_, cy_, ca_, cb_, cth = core
+                if f != 1.0:
+                    cx_, cy_, ca_, cb_ = (cx_ + 0.5) * f - 0.5, (cy_ + 0.5) * f - 0.5, ca_ * f, cb_ * f
+                col = (cx_, cy_, ca_, cb_, cth, *col[5:])
+        pips.append(Pip(*col, polarity, bool(barish[n_])))
     return pips
+
+
+def _pip_core(labels: np.ndarray, k: int, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray, bh: np.ndarray,
+              gs: np.ndarray, half: float, bx: float, by: float, length: float,
+              width: float) -> tuple[float, float, float, float, float] | None:
+    """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
+    shadow) makes one lopsided blob at the pip threshold; its part darker than halfway
+    between spot and body is the pip itself. Returns that core's centre, semi-axes and
+    orientation when it is round and off the blob's centre (``bx, by``; a pip seen at a slant
+    has its core in the middle), else None. Its size is the blob's ``width`` (the semi-minor
+    axis, which the spot did not stretch): measured at the pip threshold, as other pips are."""
+    x0, y0, w, h = int(x0s[k]), int(y0s[k]), int(bw[k]), int(bh[k])
+    blob = labels[y0:y0 + h, x0:x0 + w] == k + 1
+    core = blob & (gs[y0:y0 + h, x0:x0 + w] < half)
+    ys, xs = np.nonzero(core)
+    n = xs.size
+    if n < 5 or n > 0.8 * np.count_nonzero(blob):
+        return None
+    mx, my = xs.mean(), ys.mean()
+    if math.hypot(x0 + mx - bx, y0 + my - by) < max(0.08 * length, 0.4):
+        return None
+    dx, dy = xs - mx, ys - my
+    mu20, mu02, mu11 = (dx * dx).mean(), (dy * dy).mean(), (dx * dy).mean()
+    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    rd = (2 * math.sqrt(max(l2, 0.0)) + 0.5) / (2 * math.sqrt(max(l1, 0.0)) + 0.5)
+    if rd < 0.85:
+        return None
+    th = (0.5 * math.atan2(2 * mu11, mu20 - mu02)) % math.pi
+    return x0 + mx, y0 + my, width, width * rd, th
 
 
 # four points inside a pip, at 0.35 of its axes: (major, minor) axis factors

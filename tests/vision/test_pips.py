@@ -469,8 +469,18 @@ def test_marbled_dice_are_mostly_read():
     assert c["wrong"] <= 0.08 * c["total"] and c["extra"] <= 10, c
 
 
+def test_translucent_dice_are_mostly_read():
+    """The ghost pips of a translucent die's bottom face run into its pips at the pip threshold
+    (one lopsided blob); the pip is measured on its dark core then. Measured: 120 of 144 right,
+    6 wrong, 8 extra (99 right, 17 extra before the core was used): a guard against getting
+    worse (the target is the xfail below)."""
+    c = _finish_tray("translucent")
+    assert c["right"] >= 0.8 * c["total"], c
+    assert c["wrong"] <= 0.06 * c["total"] and c["extra"] <= 10, c
+
+
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 84 % and 67 %", strict=False)
+                          "face, mottled body) read at 86 % and 83 %", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
