@@ -319,6 +319,7 @@ class SetModel:
     margin_min: float = 0.005
     desc_src: np.ndarray | None = None    # (N,) which example each descriptor came from
     cls_energy: np.ndarray | None = None  # (C,) median symbol energy of each class's examples
+    cls_group: np.ndarray | None = None   # (C,) classes of one group show one symbol (a face shared by types)
     info: dict = field(default_factory=dict)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
@@ -329,7 +330,8 @@ class SetModel:
                 "pix_sd": self.pix_sd, "die_mu": self.die_mu, "die_sd": self.die_sd, "desc": self.desc,
                 "desc_cls": self.desc_cls,
                 "cls_energy": self.cls_energy if self.cls_energy is not None else np.zeros(0, np.float32),
-                "desc_src": self.desc_src if self.desc_src is not None else np.zeros(0, np.int32)}
+                "desc_src": self.desc_src if self.desc_src is not None else np.zeros(0, np.int32),
+                "cls_group": self.cls_group if self.cls_group is not None else np.zeros(0, np.int32)}
 
     @classmethod
     def from_arrays(cls, a) -> SetModel:
@@ -341,7 +343,8 @@ class SetModel:
                    desc_cls=np.asarray(a["desc_cls"]), icon_floor=float(meta["icon_floor"]),
                    margin_min=float(meta["margin_min"]), info=meta.get("info", {}),
                    cls_energy=(np.asarray(a["cls_energy"]) if "cls_energy" in a and len(a["cls_energy"]) else None),
-                   desc_src=(np.asarray(a["desc_src"]) if "desc_src" in a and len(a["desc_src"]) else None))
+                   desc_src=(np.asarray(a["desc_src"]) if "desc_src" in a and len(a["desc_src"]) else None),
+                   cls_group=(np.asarray(a["cls_group"]) if "cls_group" in a and len(a["cls_group"]) else None))
 
 
 @dataclass
@@ -680,10 +683,14 @@ def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
         np.maximum.at(ex, model.desc_src, best)
         ex_cls = np.full(nex, -1, np.int64)
         ex_cls[model.desc_src] = model.desc_cls
-        for c in range(ncls):
-            v = np.sort(ex[ex_cls == c])[::-1]
+        group = model.cls_group if model.cls_group is not None else np.arange(ncls)
+        ex_grp = np.where(ex_cls >= 0, group[np.maximum(ex_cls, 0)], -1)
+        for g in np.unique(group):
+            # a group's examples are pooled; the mean of its best share of them (not of a fixed
+            # number) keeps a face taught on many dice from outscoring one taught on few
+            v = np.sort(ex[ex_grp == g])[::-1]
             if len(v) >= 2:
-                out[c] = float(v[:TOP_K].mean())
+                out[group == g] = float(v[:max(TOP_K, round(POOL_SHARE * len(v)))].mean())
     return out
 
 
@@ -1172,6 +1179,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         vals = [energies[k] for k in range(len(used)) if ex_cls[k] == ci]
         ce[ci] = float(np.median(vals)) if vals else 0.0
     model.cls_energy = ce
+    model.cls_group = _shared_faces(model, loo)
     model.desc_src = src_a
     if loo:
         same = np.array([r[0] for r in loo])
@@ -1180,6 +1188,33 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     warnings += confusion_warnings(model, loo)
     model.info.update({"examples": len(used), "shape": shape})
     return model, warnings
+
+
+POOL_SHARE = 0.4     # a pooled group scores by the mean of its best this share of examples
+POOL_MIN = -0.1      # faces of one name on several types pool when their examples match across types this well
+
+
+def _shared_faces(model: SetModel, loo: list) -> np.ndarray:
+    """Group classes that show one symbol: the same face name on several die types whose examples
+    match each other across the types about as well as within their own type (leave-one-out
+    scores). Their examples are then pooled, and only colour tells the types apart. A face name
+    reused for different symbols stays apart."""
+    C = len(model.labels)
+    parent = list(range(C))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for a in range(C):
+        for b in range(a + 1, C):
+            if model.labels[a][1] != model.labels[b][1]:
+                continue
+            diffs = [float(per[b if c == a else a] - same) for same, _, per, c, _ in loo if c in (a, b)]
+            if diffs and float(np.median(diffs)) > POOL_MIN:
+                parent[root(b)] = root(a)
+    return np.array([root(a) for a in range(C)], np.int32)
 
 
 RELOCATE_BELOW = 0.6  # a whole-photo example matching its face's others less than this is looked for again
