@@ -914,10 +914,11 @@ class _Lab:
         self._lab[y0:y1, x0:x1] = part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
 
-def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -> tuple[float, float, float]:
     """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
 
     Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
+    The faint ``ghosts`` of a translucent die's other pips around it are body, not its end.
     """
     reach = int(14.6 * p.a) + 3
     h, w = img.shape[:2]
@@ -937,7 +938,12 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, fl
     dist = np.linalg.norm(v - body, axis=2)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
     # least half way to what lies beyond (most rays reach the table), but never below 8.
-    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
+    beyond = float(_median_of(dist.max(axis=1)))
+    thr = min(thr, max(8.0, 0.5 * beyond))
+    if ghosts:
+        g = np.linalg.norm(img.at(np.array([int(round(q.y)) for q in ghosts]),
+                                  np.array([int(round(q.x)) for q in ghosts])).astype(np.float32) - body, axis=1)
+        thr = max(thr, min(1.2 * float(g.max()), 0.7 * beyond))
     dev = (dist > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
     asym = float(_median_of(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
@@ -1101,10 +1107,11 @@ def _core_radius(gs: np.ndarray, p: Pip) -> float:
     return max(float(out.mean()), 0.5 * p.a)
 
 
-def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None) -> bool:
+def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None, ghosts: list[Pip] = ()) -> bool:
     """A 1: the pip sits in the middle of a compact patch of die colour that ends all round
-    (at least _ONE_NEAR radii of its core away: a blurred pip's blob is wider than the pip)."""
-    asym, near, far = _body_extent(img, p)
+    (at least _ONE_NEAR radii of its core away: a blurred pip's blob is wider than the pip).
+    ``ghosts``: the faint pips seen through a translucent die around it."""
+    asym, near, far = _body_extent(img, p, ghosts=ghosts)
     if gs is not None and near < _ONE_NEAR:
         near *= p.a / _core_radius(gs, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
@@ -1287,7 +1294,10 @@ def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
 
 
 def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list[_Face]:
-    pips = _drop_ghosts(pips)
+    kept = _drop_ghosts(pips)
+    ids = {id(p) for p in kept}
+    ghosts = [p for p in pips if id(p) not in ids]
+    pips = kept
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
     def tight(p: Pip, q: Pip) -> bool:
         r = 0.5 * (p.a + q.a)
@@ -1356,7 +1366,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     for i, p in enumerate(singles):
         if i in used:
             continue
-        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity]):
+        around = [g for g in ghosts if g.polarity == p.polarity and _dist(g, p) < 4.0 * p.a]
+        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity], around):
             faces.append(_make_face(gs_by_pol, [p]))
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
