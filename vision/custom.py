@@ -588,7 +588,7 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
         ksz = max(5, int(EDGE_OPEN * math.sqrt(med)) | 1)
         big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
     for cut in cuts:
-        comps = _components(full, max(min_area, 0.5 * med), model.shape, allow_border, cut)
+        comps = _enclosed(cut, max(min_area, 0.5 * med), allow_border)
         if EDGE_OPEN:
             # a die whose outline has a gap leaks into the table square or shadow beside it:
             # an opening about half a die wide cuts such necks
@@ -623,6 +623,42 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
             if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
                 found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
     return found
+
+
+def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool) -> list[dict]:
+    """Every region enclosed by edges, as a component with its holes filled; a region inside
+    another one (a die on a disc of its colour) is a region of its own. A region notched by the
+    symbol's edges where they meet the outline also gives its convex hull."""
+    h, w = cut.shape
+    m = cv2.morphologyEx(cv2.bitwise_not(cut), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if not allow_border:
+        m = _drop_border(m)
+    cnts, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c, (_, _, _, parent) in zip(cnts, hier[0] if hier is not None else [], strict=False):
+        if parent >= 0 or cv2.contourArea(c) < 0.7 * min_area:
+            continue  # a hole, or too small
+        # grow back by the pixel the edges were dilated by
+        x, y, bw, bh = cv2.boundingRect(c)
+        r = np.zeros((bh + 4, bw + 4), np.uint8)
+        cv2.drawContours(r, [c - [x - 2, y - 2]], -1, 255, -1)
+        grown, _ = cv2.findContours(cv2.dilate(r, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_NONE)
+        c = max(grown, key=cv2.contourArea) + [x - 2, y - 2]
+        comp = _components_from_cnt(c, h, w)
+        if comp is None or comp["area"] < min_area:
+            continue
+        comps = [comp]
+        if ENCLOSED_NOTCH <= comp["solidity"] < 0.82:
+            comps.append(_components_from_cnt(cv2.convexHull(c), h, w))
+        for comp in comps:
+            x, y, bw, bh = cv2.boundingRect(comp["cnt"])
+            comp["touching"] = not allow_border and (x <= 0 or y <= 0 or x + bw >= w or y + bh >= h)
+            out.append(comp)
+    return out
+
+
+ENCLOSED_NOTCH = 0.45  # a region this solid (or more) gives its convex hull too
 
 
 GROUP_RATIO = 3.0    # outlines of one place differ in area by less than this factor
