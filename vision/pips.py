@@ -1141,9 +1141,10 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return []
     pts = np.array([[p.x, p.y] for p in ps])
     dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    dml = dm.tolist()  # (plain floats: looked up many times below)
-    r = float(_median([p.a for p in ps]))
-    maxd = 7.0 * r
+    # pips of one face lie at most this far apart (a face's diagonal, in the larger pip's
+    # radii: the group's other pips, a side face's, may be smaller)
+    ra = np.array([p.a for p in ps])
+    reach = (7.0 * np.maximum(ra[:, None], ra[None, :]) - dm).tolist()
     valid: list[tuple[frozenset, _Face]] = []
     sim: dict[tuple[int, int], bool] = {}
 
@@ -1162,7 +1163,7 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         if len(sub) == 6:
             return
         for j in range(start, n):
-            if all(dml[i][j] <= maxd and similar(i, j) for i in sub):
+            if all(reach[i][j] >= 0 and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
     for i in range(n):
