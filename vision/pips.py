@@ -1462,6 +1462,38 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+def _low_camera(faces: list[_Face]) -> bool:
+    """Is the camera low (looking across the table, less than about 45 degrees above it)?
+
+    Then a die's top face is seen more obliquely than the side face below it: its pips are
+    the flatter ones, squeezed top-to-bottom, and it lies above the side face. Said when the
+    dice that show two faces one above the other agree on that: at least two such dice, and
+    the flatter face above in at least 3 of 4 (a camera looking down sees the rounder face
+    above, except for dice right below it). A sliver of a side face above (pips less than
+    0.6 as high as wide) is a picture upside down, not a low camera: seen from 37 degrees
+    above the table, a top face is still 0.6 as high as wide."""
+    if len(faces) < 2:
+        return False
+    at = np.array([[f.cx, f.cy, _face_size(f), f.polarity, f.roundness, f.r] for f in faces])
+    cx, cy, size, pol, rnd, r = at.T
+    dx, dy = cx[None, :] - cx[:, None], cy[None, :] - cy[:, None]
+    d = np.hypot(dx, dy)
+    # pairs (i above j) of faces of one die, one above the other, of clearly different roundness
+    pair = ((pol[:, None] == pol[None, :]) & (dy >= 0.7 * d) & (d > 0)
+            & (d < 1.15 * np.maximum(size[:, None], size[None, :]))
+            & (np.maximum(r[:, None], r[None, :]) <= _SIDE_RATIO * np.minimum(r[:, None], r[None, :]))
+            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.08) & (np.maximum(rnd[:, None], rnd[None, :]) <= 0.92))
+    low = high = 0
+    for i, j in zip(*np.nonzero(pair), strict=True):
+        up = faces[i]
+        if (0.6 <= up.roundness < faces[j].roundness
+                and all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in up.pips)):
+            low += 1
+        else:
+            high += 1
+    return low >= 2 and low >= 3 * high
+
+
 def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces. Of two faces of one die, the top face has the rounder pips (it is seen
     less obliquely); when both are equally round, the top face is the one further from the
@@ -1469,7 +1501,8 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
     the top face squeezed flat above the side face (``_seen_from_low``)."""
     keep = [True] * len(faces)
     order = sorted(range(len(faces)), key=lambda i: (-faces[i].roundness, faces[i].cy))
-    ux, uy = _towards_camera(faces)
+    low = _low_camera(faces)
+    ux, uy = (0.0, 1.0) if low else _towards_camera(faces)
     # The faces near each face (same polarity, closer than the limit below, with a hair of
     # slack: the exact test follows), in ``order``: found all at once.
     near_in_order: list[list[int]] = [[] for _ in faces]
@@ -1502,9 +1535,12 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if fcon[i] > _DIM_SIDE * fcon[j]:
                 keep[j] = False
                 continue
-            if _seen_from_low(o, t, height):
+            if _seen_from_low(o, t, height) or (low and o.cy < t.cy - 0.7 * d):
                 keep[i] = False
                 break
+            if low and t.cy < o.cy - 0.7 * d:
+                keep[j] = False
+                continue
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and (o.cx - t.cx) * ux + (o.cy - t.cy) * uy > 0.3 * d):
                 keep[j] = False
