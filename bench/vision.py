@@ -195,14 +195,16 @@ def bench_synthetic(n: int, repeat: int) -> None:
     """Scenes from tests/vision/synth_pips.py: many colours, grey/wood/noise tables, side faces,
     shadows, JPEG; then crowded trays of 20 small dice (18-26 px); then grey trays of 25 dice of
     22-40 px in all colours (white pips on red, blue, green, black...; dark pips on ivory,
-    white, yellow...), about a third of them translucent."""
+    white, yellow...), about a third of them translucent; then the first kind seen by a low
+    camera (the top faces flatter than the side faces below them)."""
     sys.path.insert(0, str(ROOT / "tests" / "vision"))
     import synth_pips as sp
 
     kinds = (("synthetic, 1-8 dice of 28-70 px", {}),
              ("synthetic, 20 dice of 18-26 px", {"n": 20, "size": (18.0, 26.0), "background": "grey"}),
              ("synthetic, 25 dice of 22-40 px, colours, translucent",
-              {"n": 25, "size": (22.0, 40.0), "background": "grey", "translucent": 0.3}))
+              {"n": 25, "size": (22.0, 40.0), "background": "grey", "translucent": 0.3}),
+             ("synthetic, 1-8 dice of 28-70 px, low camera (about 40 degrees above the table)", {"tilt": 0.75}))
     for name, kw in kinds:
         frames = []
         for seed in range(n):

@@ -261,9 +261,10 @@ def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[dict]]:
 
 def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (28, 70),
                  colours: tuple[str, ...] = tuple(COLOURS), background: str | None = None,
-                 touching: bool = False, translucent: float = 0.0) -> Scene:
+                 touching: bool = False, translucent: float = 0.0, tilt: float | None = None) -> Scene:
     """A random tray: dice on a grid with jitter so they never overlap (touching if asked);
-    about the fraction ``translucent`` of them have a translucent finish."""
+    about the fraction ``translucent`` of them have a translucent finish. ``tilt`` fixes the
+    camera's tilt (0 looking straight down; 0.75 about 40 degrees above the table)."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 9)) if n is None else n
     s = float(rng.uniform(*size))
@@ -282,7 +283,10 @@ def random_scene(seed: int, n: int | None = None, size: tuple[float, float] = (2
         for d in dice:
             if rng.random() < translucent:
                 d.finish = "translucent"
-    return Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
-                 tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
-                 blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),
-                 jpeg=int(rng.choice([0, 85])))
+    scene = Scene(background=background or str(rng.choice(["grey", "wood", "grey", "noise"])), dice=dice,
+                  tilt=float(rng.uniform(0.0, 0.35)), shadow=bool(rng.random() < 0.7), glare=False,
+                  blur=float(rng.choice([0.0, 0.0, 0.7])), noise=float(rng.uniform(1, 4)),
+                  jpeg=int(rng.choice([0, 85])))
+    if tilt is not None:  # (set after the draws, so the rest of the scene is the same)
+        scene.tilt = tilt
+    return scene
