@@ -315,6 +315,18 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
         px, py, pa, pb = cxa, cya, aa, ba
     cols = list(zip(px.tolist(), py.tolist(), pa.tolist(), pb.tolist(), thl, contrasts.tolist(),
                     rmean.tolist(), spota.tolist(), strict=True))
+    # A somewhat long pip over 4 px may be a pip with a ghost run into it: measured on its core.
+    long_ = np.flatnonzero((try_split | plain) & (ba > 0.55 * aa) & (ba < 0.85 * aa) & (aa > 4.0))
+    cores = {}
+    if long_.size:
+        ok, ccx, ccy, crd, cth = _pip_cores(labels, gs, sk[long_], x0s, y0s, bw, bh,
+                                            spota[long_] + 0.5 * contrasts[long_], cxa[long_], cya[long_], aa[long_])
+        for m in np.flatnonzero(ok).tolist():
+            n_, wd = int(long_[m]), float(ba[long_[m]])
+            cx_, cy_ = float(ccx[m]), float(ccy[m])
+            if f != 1.0:
+                cx_, cy_, wd = (cx_ + 0.5) * f - 0.5, (cy_ + 0.5) * f - 0.5, wd * f
+            cores[n_] = (cx_, cy_, wd, wd * float(crd[m]), float(cth[m]))
     tried = np.flatnonzero(try_split).tolist()
     splits = dict(zip(tried, _split_bars(gs, cxa[tried].tolist(), cya[tried].tolist(), aa[tried].tolist(),
                                          ba[tried].tolist(), [thl[i] for i in tried],
@@ -342,46 +354,50 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
             if not plain[n_]:
                 continue
         col = cols[n_]
-        if 0.55 < ba[n_] / aa[n_] < 0.85 and aa[n_] > 4.0:  # a somewhat long pip: a ghost run into it?
-            core = _pip_core(labels, int(sk[n_]), x0s, y0s, bw, bh, gs, col[7] + 0.5 * col[5],
-                             float(cxa[n_]), float(cya[n_]), float(aa[n_]), float(ba[n_]))
-            if core is not None:
-                cx_, cy_, ca_, cb_, cth = core
-                if f != 1.0:
-                    cx_, cy_, ca_, cb_ = (cx_ + 0.5) * f - 0.5, (cy_ + 0.5) * f - 0.5, ca_ * f, cb_ * f
-                col = (cx_, cy_, ca_, cb_, cth, *col[5:])
+        if n_ in cores:
+            col = (*cores[n_], *col[5:])
         pips.append(Pip(*col, polarity, bool(barish[n_])))
     return pips
 
 
-def _pip_core(labels: np.ndarray, k: int, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray, bh: np.ndarray,
-              gs: np.ndarray, half: float, bx: float, by: float, length: float,
-              width: float) -> tuple[float, float, float, float, float] | None:
+def _pip_cores(labels: np.ndarray, gs: np.ndarray, ks: np.ndarray, x0s: np.ndarray, y0s: np.ndarray,
+               bw: np.ndarray, bh: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
+               length: np.ndarray) -> tuple[np.ndarray, ...]:
     """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
-    shadow) makes one lopsided blob at the pip threshold; its part darker than halfway
-    between spot and body is the pip itself. Returns that core's centre, semi-axes and
-    orientation when it is round and off the blob's centre (``bx, by``; a pip seen at a slant
-    has its core in the middle), else None. Its size is the blob's ``width`` (the semi-minor
-    axis, which the spot did not stretch): measured at the pip threshold, as other pips are."""
-    x0, y0, w, h = int(x0s[k]), int(y0s[k]), int(bw[k]), int(bh[k])
-    blob = labels[y0:y0 + h, x0:x0 + w] == k + 1
-    core = blob & (gs[y0:y0 + h, x0:x0 + w] < half)
-    ys, xs = np.nonzero(core)
-    n = xs.size
-    if n < 5 or n > 0.8 * np.count_nonzero(blob):
-        return None
-    mx, my = xs.mean(), ys.mean()
-    if math.hypot(x0 + mx - bx, y0 + my - by) < max(0.08 * length, 0.4):
-        return None
-    dx, dy = xs - mx, ys - my
-    mu20, mu02, mu11 = (dx * dx).mean(), (dy * dy).mean(), (dx * dy).mean()
-    common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    shadow) makes one lopsided blob at the pip threshold; its part darker than ``half`` (half
+    way between spot and body) is the pip itself. For the labelled blobs ``ks`` (rows of the
+    stats, label = row + 1), all at once: whether that core is round and off the blob's
+    centre ``bx, by`` (a pip seen at a slant has its core in the middle), and the core's
+    centre, roundness and orientation. (Its size stays the blob's semi-minor axis, which the
+    spot did not stretch: measured at the pip threshold, as other pips are.)"""
+    k = ks.size
+    x0, y0, w, h = x0s[ks], y0s[ks], bw[ks], bh[ks]
+    # every pixel of the blobs' boxes, row by row (as in _blob_moments)
+    rows = np.repeat(np.arange(k), h)
+    ry = y0[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
+    rw = w[rows]
+    pr = np.repeat(np.arange(rows.size), rw)
+    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
+    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + x0[rows], rw) + col
+    owner = rows[pr]
+    blob = labels.ravel()[flat] == (ks + 1)[owner]
+    core = blob & (gs.ravel()[flat] < half[owner])
+    nb = np.bincount(owner[blob], minlength=k)
+    o = owner[core]
+    xs = (x0[o] + col[core]).astype(np.float64)
+    ys = ry[pr[core]].astype(np.float64)
+    n = np.bincount(o, minlength=k)
+    nn = np.maximum(n, 1)
+    mx, my = np.bincount(o, xs, k) / nn, np.bincount(o, ys, k) / nn
+    dx, dy = xs - mx[o], ys - my[o]
+    mu20, mu02, mu11 = np.bincount(o, dx * dx, k) / nn, np.bincount(o, dy * dy, k) / nn, np.bincount(o, dx * dy, k) / nn
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
-    rd = (2 * math.sqrt(max(l2, 0.0)) + 0.5) / (2 * math.sqrt(max(l1, 0.0)) + 0.5)
-    if rd < 0.85:
-        return None
-    th = (0.5 * math.atan2(2 * mu11, mu20 - mu02)) % math.pi
-    return x0 + mx, y0 + my, width, width * rd, th
+    rd = (2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5) / (2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5)
+    th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+    ok = ((n >= 5) & (n <= 0.8 * nb) & (rd >= 0.85)
+          & (np.hypot(mx - bx, my - by) >= np.maximum(0.08 * length, 0.4)))
+    return ok, mx, my, rd, th
 
 
 # four points inside a pip, at 0.35 of its axes: (major, minor) axis factors
