@@ -166,7 +166,7 @@ class _Masks:
     """Pip masks of one grey image at one block size, for both polarities: pixels at least _C
     grey levels darker (+1) or lighter (-1) than their block's mean. The same masks as
     ``cv2.adaptiveThreshold(..., ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY_INV, block, _C)`` of the
-    image and of its negative, but the box mean is computed once for both."""
+    image and of its negative (but 0/1, see :func:`_blobs`), the box mean computed once for both."""
 
     def __init__(self, gray: np.ndarray, inside: np.ndarray | None = None) -> None:
         self.gray = gray
@@ -179,8 +179,8 @@ class _Masks:
             g = self.gray
             mean = cv2.boxFilter(g, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
             m = self._by_block[block] = {
-                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 255, cv2.THRESH_BINARY)[1],
-                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 255, cv2.THRESH_BINARY)[1]}
+                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 1, cv2.THRESH_BINARY)[1],
+                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 1, cv2.THRESH_BINARY)[1]}
             if self.inside is not None:
                 for k in m:
                     cv2.bitwise_and(m[k], self.inside, dst=m[k])
@@ -212,14 +212,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                   f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
-    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-    # (Spaghetti labels as BBDT does, same labels and stats, a little faster with 16-bit labels)
-    small = cv2.countNonZero(mask) < 65000
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
-    if n <= 1:
+    stats, cents, blob_px = _blobs(mask)
+    if not len(stats):
         return pips
-    stats, cents = stats[1:], cents[1:]
     area = stats[:, cv2.CC_STAT_AREA]
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
@@ -258,7 +253,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     sel = idx[good]
     if not sel.size:
         return pips
-    mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+    mu20, mu02, mu11 = _blob_moments(blob_px, sel, area, cents)
     common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
     a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
@@ -349,31 +344,50 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
 _INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
 
 
-def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray,
-                  bh: np.ndarray, cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Normalised central second moments (mu20, mu02, mu11 over the area) of the labelled
-    blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
-    pixels of their bounding boxes, all blobs at once."""
-    bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
+def _blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The 8-connected blobs of a 0/1 mask: the stats and centroids of
+    ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
+    each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
+
+    OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
+    they are summed over the marked pixels only, from the labels alone."""
+    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
+    # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
+    small = cv2.countNonZero(mask) < 65000
+    n, labels = cv2.connectedComponentsWithAlgorithm(
+        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+    at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
+    lab = labels.ravel()[at]
+    if n <= 1 << 16:
+        lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
+    at = at[np.argsort(lab, kind="stable")]
+    area = np.bincount(lab, minlength=n)[1:]
+    first = np.cumsum(area) - area
+    ys = at // mask.shape[1]
+    xs = at - ys * mask.shape[1]
+    if not area.size:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
+    x0, y0 = np.minimum.reduceat(xs, first), ys[first]
+    stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
+                     axis=1).astype(np.int32)
+    cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
+    return stats, cents, (xs, ys, first)
+
+
+def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
+                  cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Normalised central second moments (mu20, mu02, mu11 over the area) of the blobs ``sel``
+    (rows of :func:`_blobs`' stats, its pixels ``blob_px``), all blobs at once, each summed over
+    its pixels in raster order."""
+    xs, ys, first = blob_px
     k = sel.size
-    # the boxes' rows (each row's owner and y), then the rows' pixels: each blob's pixels in
-    # raster order, as before (the same sums); repeats instead of a division per pixel
-    rows = np.repeat(np.arange(k), h)
-    ry = by[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
-    rw = w[rows]
-    xrow = bx[rows]
-    pr = np.repeat(np.arange(rows.size), rw)
-    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
-    # (labels looked up by flat index: the same pixels, in the same order)
-    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + xrow, rw) + col
-    hit = labels.ravel()[flat] == np.repeat((sel + 1)[rows], rw)
-    ph = pr[hit]
-    owner = rows[ph]
-    dx = (np.repeat(xrow, rw)[hit] + col[hit]) - cents[sel, 0][owner]
-    dy = ry[ph] - cents[sel, 1][owner]
-    n = np.maximum(np.bincount(owner, minlength=k), 1)
-    return (np.bincount(owner, dx * dx, k) / n, np.bincount(owner, dy * dy, k) / n,
-            np.bincount(owner, dx * dy, k) / n)
+    cnt = area[sel]
+    owner = np.repeat(np.arange(k), cnt)
+    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
+    dx = xs[at] - cents[sel, 0][owner]
+    dy = ys[at] - cents[sel, 1][owner]
+    return (np.bincount(owner, dx * dx, k) / cnt, np.bincount(owner, dy * dy, k) / cnt,
+            np.bincount(owner, dx * dy, k) / cnt)
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
