@@ -665,21 +665,18 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
 
-def _may_be_similar(pips: list[Pip]):
-    """For :func:`_components`: rules out pairs of pips (index arrays) that :func:`_similar`
-    (at tol 1) surely rejects, with the very same arithmetic, all pairs at once. (Only the
-    roundness limit that depends on the pips' distance is taken at its looser value.)"""
-    if len(pips) < 2:
-        return None
-    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta] for p in pips])
-    a_, b_, con_, ring_, th_ = at.T
+def _similar_pairs(pips: list[Pip]):
+    """:func:`_similar` (at tol 1) of many pairs of pips at once, with the very same arithmetic:
+    a function of the pairs (index arrays) and their distances (as :func:`_dist` gives them)."""
+    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta, p.polarity] for p in pips]).reshape(-1, 6)
+    a_, b_, con_, ring_, th_, pol_ = at.T
     rnd_ = b_ / a_
 
-    def may(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+    def similar(ii: np.ndarray, jj: np.ndarray, d: np.ndarray) -> np.ndarray:
         pa, qa = a_[ii], a_[jj]
         amax, amin = np.maximum(pa, qa), np.minimum(pa, qa)
         ra = amax / amin
-        fail = (ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0))
+        fail = (pol_[ii] != pol_[jj]) | ((ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0)))
         pc, qc = con_[ii], con_[jj]
         contrast = 0.5 * (pc + qc)
         p_dim = pc <= qc
@@ -687,15 +684,15 @@ def _may_be_similar(pips: list[Pip]):
         dim_a, bright_a = np.where(p_dim, pa, qa), np.where(p_dim, qa, pa)
         fail |= (bright_c > _CON_RATIO * 1.0 * dim_c) & (bright_a > _SIZE_RATIO * dim_a)
         dring = np.abs(ring_[ii] - ring_[jj])
-        twin_maybe = dring <= np.maximum(4.0, _TWIN_BODY * contrast)
+        twin_body = (dring <= np.maximum(4.0, _TWIN_BODY * contrast)) & (d < _TWIN_NEAR * amax)
         pr, qr = rnd_[ii], rnd_[jj]
-        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_maybe, 0.22, 0.14) * 1.0
+        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_body, 0.22, 0.14) * 1.0
         dth = np.abs(th_[ii] - th_[jj]) % math.pi
         fail |= (np.minimum(pr, qr) < 0.8) & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0)
         fail |= ~(dring <= np.where(amin < _BIG_PIP, 0.2, _SAME_LIGHT) * contrast * 1.0 + 4)
         return ~fail
 
-    return may
+    return similar
 
 
 def _dist(p: Pip, q: Pip) -> float:
@@ -1215,10 +1212,9 @@ def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
     return out
 
 
-def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None, ok_pairs=None) -> list[list[int]]:
-    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested (and,
-    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out).
-    ``ok_pairs``, when given, tests a list of pairs at once instead of ``ok_pair``."""
+def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
+    """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
+    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, booleans out)."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
@@ -1228,13 +1224,7 @@ def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None, ok_pairs=
         close = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1],
                            reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :]))
         ii, jj = np.nonzero(np.triu(close, 1))
-        if may_pair is not None and ii.size:
-            keep = may_pair(ii, jj)
-            ii, jj = ii[keep], jj[keep]
-        il, jl = ii.tolist(), jj.tolist()
-        oks = (ok_pairs([(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)]) if ok_pairs is not None
-               else [ok_pair(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)])
-        for i, j, ok in zip(il, jl, oks, strict=True):
+        for i, j, ok in zip(ii.tolist(), jj.tolist(), ok_pairs(ii, jj), strict=True):
             if ok:
                 uf.union(i, j)
     groups: dict[int, list[int]] = {}
@@ -1263,26 +1253,24 @@ def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
 
 def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list[_Face]:
     pips = _drop_ghosts(pips)
-    # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
-    def tight(p: Pip, q: Pip) -> bool:
-        r = 0.5 * (p.a + q.a)
-        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
-        d = _dist(p, q)
-        return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
-                and _line_on_body(gs_by_pol[p.polarity], p, q))
+    # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart,
+    # alike (_similar) and with plain body between them (_line_on_body).
+    xyab = np.array([[p.x, p.y, p.a, p.b] for p in pips]).reshape(-1, 4)
+    similar = _similar_pairs(pips)
 
-    def tight_near(p: Pip, q: Pip) -> bool:
-        r = 0.5 * (p.a + q.a)
-        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
-        return 1.9 * rb < _dist(p, q) < _TIGHT * r and _similar(p, q)
-
-    def tight_all(pairs: list[tuple[Pip, Pip]]) -> list[bool]:
-        """``tight`` of many pairs: the lines between the pips are tested all at once."""
-        near = [tight_near(p, q) for p, q in pairs]
-        lines = iter(_lines_on_body(gs_by_pol, [pq for pq, ok in zip(pairs, near, strict=True) if ok]))
+    def tight(ii: np.ndarray, jj: np.ndarray) -> list[bool]:
+        """Are the pairs of pips (index arrays) tightly linked? (All pairs at once.)"""
+        x, y, a, b = xyab.T
+        d = np.array([math.hypot(u, v) for u, v in zip((x[ii] - x[jj]).tolist(), (y[ii] - y[jj]).tolist(),
+                                                       strict=True)])  # (as _dist)
+        r = 0.5 * (a[ii] + a[jj])
+        rb = 0.5 * (np.sqrt(a[ii] * b[ii]) + np.sqrt(a[jj] * b[jj]))
+        near = ((1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)).tolist()
+        lines = iter(_lines_on_body(gs_by_pol, [(pips[i], pips[j]) for i, j, ok
+                                                in zip(ii.tolist(), jj.tolist(), near, strict=True) if ok]))
         return [ok and next(lines) for ok in near]
 
-    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips), tight_all)]
+    groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
