@@ -498,6 +498,22 @@ def _interp(x: float, xp: list[float], fp: list[float]) -> float:
     return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (x - xp[j]) + fp[j]
 
 
+def _x_pairs(xs: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs (i, j), i < j, of points whose x differ by at most about ``reach`` (a little
+    more), in row-major order (as ``np.nonzero(np.triu(..., 1))`` lists them): the only pairs
+    that can be closer than ``reach``. Found on the points sorted by x, not among all pairs."""
+    n = xs.size
+    order = np.argsort(xs, kind="stable")
+    xo = xs[order]
+    cnt = np.searchsorted(xo, xo + (reach * (1 + 1e-6) + 1e-6), side="right") - np.arange(1, n + 1)
+    a = np.repeat(np.arange(n), cnt)
+    b = a + 1 + np.arange(a.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    i, j = order[a], order[b]
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    k = np.argsort(lo * n + hi)
+    return lo[k], hi[k]
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
     """The same pip is often found at two block sizes: keep the more complete (larger) one,
     unless the larger is several touching pips seen as one blob."""
@@ -507,19 +523,21 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     xs = np.array([p.x for p in pips])
     ys = np.array([p.y for p in pips])
     aa = np.array([p.a for p in pips])
-    d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
-    # dup[i, j]: pip i (smaller or equal, later) repeats the kept pip j
-    dup = (d2 < (0.8 * aa[None, :]) ** 2) & (aa[None, :] < 1.7 * aa[:, None])
+    # (only pairs of pips closer than the larger radius count below)
+    lo, hi = _x_pairs(xs, float(aa.max()))
+    d2 = (xs[hi] - xs[lo]) ** 2 + (ys[hi] - ys[lo]) ** 2
+    # dup: pip hi (smaller or equal, later) repeats the kept pip lo
+    dup = (d2 < (0.8 * aa[lo]) ** 2) & (aa[lo] < 1.7 * aa[hi])
     keep = np.ones(len(pips), bool)
-    for i, j in zip(*np.nonzero(np.tril(dup, -1)), strict=True):  # row by row: keep[j] is final
+    o = np.argsort(hi[dup] * len(pips) + lo[dup])
+    for i, j in zip(hi[dup][o].tolist(), lo[dup][o].tolist(), strict=True):  # row by row: keep[j] is final
         if keep[j]:
             keep[i] = False
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
-    k = np.nonzero(keep)[0]
-    dk = d2[np.ix_(k, k)]
-    ak = aa[k]
-    inside = ((ak[None, :] * 1.7 <= ak[:, None]) & (dk < ak[:, None] ** 2)).sum(axis=1)
-    return [pips[i] for i, n in zip(k, inside, strict=True) if n < 2]
+    both = keep[lo] & keep[hi]
+    inside = np.bincount(hi[both], (aa[lo] * 1.7 <= aa[hi])[both] & (d2 < aa[hi] ** 2)[both], len(pips))
+    inside += np.bincount(lo[both], (aa[hi] * 1.7 <= aa[lo])[both] & (d2 < aa[lo] ** 2)[both], len(pips))
+    return [pips[i] for i in np.flatnonzero(keep & (inside < 2)).tolist()]
 
 
 class _UF:
@@ -1221,9 +1239,10 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
         xy = np.array([[p.x, p.y] for p in pips])
         ra = np.array([p.a for p in pips])
         pol = np.array([p.polarity for p in pips])
-        close = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1],
-                           reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :]))
-        ii, jj = np.nonzero(np.triu(close, 1))
+        ii, jj = _x_pairs(xy[:, 0], reach * float(ra.max()))
+        close = (_hypot_lt(xy[ii, 0] - xy[jj, 0], xy[ii, 1] - xy[jj, 1], reach * 0.5 * (ra[ii] + ra[jj]))
+                 & (pol[ii] == pol[jj]))
+        ii, jj = ii[close], jj[close]
         for i, j, ok in zip(ii.tolist(), jj.tolist(), ok_pairs(ii, jj), strict=True):
             if ok:
                 uf.union(i, j)
