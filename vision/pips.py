@@ -587,40 +587,37 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return _lines_on_body({p.polarity: gs}, [(p, q)])[0]
 
 
-_STEPS_ARR: dict[int, np.ndarray] = {}  # n -> n evenly spaced steps from 0 to 1
-
-
 def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:
     """:func:`_line_on_body` of many pairs of pips at once (each pair in its polarity's grey
     image), with the very same arithmetic: the same answers come out."""
-    out = [True] * len(pairs)
-    rows = []  # pairs with a segment to sample: (index, d, n)
-    for k, (p, q) in enumerate(pairs):
-        d = math.hypot(q.x - p.x, q.y - p.y)
-        if d >= 1e-6:
-            rows.append((k, d, max(6, int(d / 0.8))))
-    if not rows:
-        return out
-    steps = []
-    for _k, _d, n in rows:
-        st = _STEPS_ARR.get(n)
-        if st is None:
-            st = _STEPS_ARR[n] = np.linspace(0, 1, n)
-        steps.append(st)
+    return _lines_on_body_at(gs_by_pol, np.array([(p.x, p.y, q.x, q.y, p.a, q.a, p.ring, q.ring, p.spot, q.spot,
+                                                    p.polarity) for p, q in pairs]).reshape(-1, 11))
+
+
+def _lines_on_body_at(gs_by_pol: dict[int, np.ndarray], pq: np.ndarray) -> list[bool]:
+    """:func:`_lines_on_body` of pairs given as rows (p.x, p.y, q.x, q.y, p.a, q.a, p.ring,
+    q.ring, p.spot, q.spot, polarity)."""
+    out = np.ones(len(pq), bool)
+    dx, dy = pq[:, 2] - pq[:, 0], pq[:, 3] - pq[:, 1]
+    d = np.array([math.hypot(u, v) for u, v in zip(dx.tolist(), dy.tolist(), strict=True)])
+    rows = np.flatnonzero(d >= 1e-6)  # pairs with a segment to sample
+    if not rows.size:
+        return out.tolist()
+    pq, dx, dy, d = pq[rows], dx[rows], dy[rows], d[rows]
     m = len(rows)
-    cnt = np.array([n for _k, _d, n in rows])
+    cnt = np.maximum(6, (d / 0.8).astype(np.int64))
     rep = np.repeat(np.arange(m), cnt)
-    t = np.concatenate(steps)
-    at = np.array([(pairs[k][0].x, pairs[k][0].y, pairs[k][1].x - pairs[k][0].x, pairs[k][1].y - pairs[k][0].y, d,
-                    1.5 * pairs[k][0].a, 1.5 * pairs[k][1].a) for k, d, _n in rows])
-    px, py, dx, dy, d, la, lb = at.T
+    # each pair's np.linspace(0, 1, n) (its arithmetic: i * (1 / (n - 1)), the last one 1)
+    first = np.cumsum(cnt) - cnt
+    t = (np.arange(rep.size) - first[rep]) * (1.0 / (cnt - 1))[rep]
+    t[first + cnt - 1] = 1.0
+    px, py, pol = pq[:, 0], pq[:, 1], pq[:, 10]
     dr = d[rep]
-    use = (t * dr > la[rep]) & ((1 - t) * dr > lb[rep])
+    use = (t * dr > (1.5 * pq[:, 4])[rep]) & ((1 - t) * dr > (1.5 * pq[:, 5])[rep])
     rep, t = rep[use], t[use]
     if not t.size:
-        return out
+        return out.tolist()
     vals = np.empty(t.size, np.int64)
-    pol = np.array([pairs[k][0].polarity for k, _d, _n in rows])
     for sign, gs in gs_by_pol.items():
         e = pol[rep] == sign
         if not e.any():
@@ -639,9 +636,7 @@ def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]
     vmin = srt[safe].astype(np.float32)
     lo = srt[np.where(has, start + kq, 0)]
     hi = srt[np.where(has, start + nv - 1 - kq, 0)]
-    ring = np.array([(pairs[k][0].ring, pairs[k][1].ring, pairs[k][0].spot, pairs[k][1].spot,
-                      pairs[k][0].a, pairs[k][1].a) for k, _d, _n in rows])
-    pr, qr, ps, qs, pa, qa = ring.T
+    pa, qa, pr, qr, ps, qs = pq[:, 4:10].T
     body = 0.5 * (pr + qr)
     spot = 0.5 * (ps + qs)
     contrast = body - spot
@@ -654,10 +649,8 @@ def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]
     half = np.float32(0.5) * (vmin + rmin.astype(np.float32))
     below = np.bincount(rep, weights=vals < half[rep], minlength=m)
     wide = below.astype(np.int64) * d / np.maximum(nv, 1) > _GHOST_WIDE * 0.5 * (pa + qa)
-    ok = ~has | (~gap & ~edge & (plain | (~deep & wide)))
-    for (k, _d, _n), v in zip(rows, ok.tolist(), strict=True):
-        out[k] = v
-    return out
+    out[rows] = ~has | (~gap & ~edge & (plain | (~deep & wide)))
+    return out.tolist()
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -1274,20 +1267,21 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     pips = _drop_ghosts(pips)
     # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart,
     # alike (_similar) and with plain body between them (_line_on_body).
-    xyab = np.array([[p.x, p.y, p.a, p.b] for p in pips]).reshape(-1, 4)
+    at = np.array([[p.x, p.y, p.a, p.b, p.ring, p.spot, p.polarity] for p in pips]).reshape(-1, 7)
     similar = _similar_pairs(pips)
 
     def tight(ii: np.ndarray, jj: np.ndarray) -> list[bool]:
         """Are the pairs of pips (index arrays) tightly linked? (All pairs at once.)"""
-        x, y, a, b = xyab.T
+        x, y, a, b, ring, spot, pol = at.T
         d = np.array([math.hypot(u, v) for u, v in zip((x[ii] - x[jj]).tolist(), (y[ii] - y[jj]).tolist(),
                                                        strict=True)])  # (as _dist)
         r = 0.5 * (a[ii] + a[jj])
         rb = 0.5 * (np.sqrt(a[ii] * b[ii]) + np.sqrt(a[jj] * b[jj]))
-        near = ((1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)).tolist()
-        lines = iter(_lines_on_body(gs_by_pol, [(pips[i], pips[j]) for i, j, ok
-                                                in zip(ii.tolist(), jj.tolist(), near, strict=True) if ok]))
-        return [ok and next(lines) for ok in near]
+        near = (1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)
+        i, j = ii[near], jj[near]
+        lines = iter(_lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
+                                                            spot[i], spot[j], pol[i]], axis=1)))
+        return [ok and next(lines) for ok in near.tolist()]
 
     groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
