@@ -166,7 +166,7 @@ class _Masks:
     """Pip masks of one grey image at one block size, for both polarities: pixels at least _C
     grey levels darker (+1) or lighter (-1) than their block's mean. The same masks as
     ``cv2.adaptiveThreshold(..., ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY_INV, block, _C)`` of the
-    image and of its negative, but the box mean is computed once for both."""
+    image and of its negative (but 0/1, see :func:`_blobs`), the box mean computed once for both."""
 
     def __init__(self, gray: np.ndarray, inside: np.ndarray | None = None) -> None:
         self.gray = gray
@@ -179,8 +179,8 @@ class _Masks:
             g = self.gray
             mean = cv2.boxFilter(g, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
             m = self._by_block[block] = {
-                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 255, cv2.THRESH_BINARY)[1],
-                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 255, cv2.THRESH_BINARY)[1]}
+                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 1, cv2.THRESH_BINARY)[1],
+                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 1, cv2.THRESH_BINARY)[1]}
             if self.inside is not None:
                 for k in m:
                     cv2.bitwise_and(m[k], self.inside, dst=m[k])
@@ -212,14 +212,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                   f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
     pips: list[Pip] = []
     h, w = mask.shape
-    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-    # (Spaghetti labels as BBDT does, same labels and stats, a little faster with 16-bit labels)
-    small = cv2.countNonZero(mask) < 65000
-    n, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
-    if n <= 1:
+    stats, cents, blob_px = _blobs(mask)
+    if not len(stats):
         return pips
-    stats, cents = stats[1:], cents[1:]
     area = stats[:, cv2.CC_STAT_AREA]
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
@@ -258,7 +253,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     sel = idx[good]
     if not sel.size:
         return pips
-    mu20, mu02, mu11 = _blob_moments(labels, sel, x0s, y0s, bw, bh, cents)
+    mu20, mu02, mu11 = _blob_moments(blob_px, sel, area, cents)
     common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
     a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
@@ -319,8 +314,8 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     long_ = np.flatnonzero((try_split | plain) & (ba > 0.55 * aa) & (ba < 0.85 * aa) & (aa > 4.0))
     cores = {}
     if long_.size:
-        ok, ccx, ccy, crd, cth = _pip_cores(labels, gs, sk[long_], x0s, y0s, bw, bh,
-                                            spota[long_] + 0.5 * contrasts[long_], cxa[long_], cya[long_], aa[long_])
+        ok, ccx, ccy, crd, cth = _pip_cores(blob_px, gs, sk[long_], area, spota[long_] + 0.5 * contrasts[long_],
+                                            cxa[long_], cya[long_], aa[long_])
         for m in np.flatnonzero(ok).tolist():
             n_, wd = int(long_[m]), float(ba[long_[m]])
             cx_, cy_ = float(ccx[m]), float(ccy[m])
@@ -360,32 +355,25 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     return pips
 
 
-def _pip_cores(labels: np.ndarray, gs: np.ndarray, ks: np.ndarray, x0s: np.ndarray, y0s: np.ndarray,
-               bw: np.ndarray, bh: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
+def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarray, ks: np.ndarray,
+               area: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
                length: np.ndarray) -> tuple[np.ndarray, ...]:
     """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
     shadow) makes one lopsided blob at the pip threshold; its part darker than ``half`` (half
-    way between spot and body) is the pip itself. For the labelled blobs ``ks`` (rows of the
-    stats, label = row + 1), all at once: whether that core is round and off the blob's
+    way between spot and body) is the pip itself. For the blobs ``ks`` (rows of :func:`_blobs`'
+    stats, its pixels ``blob_px``), all at once: whether that core is round and off the blob's
     centre ``bx, by`` (a pip seen at a slant has its core in the middle), and the core's
     centre, roundness and orientation. (Its size stays the blob's semi-minor axis, which the
     spot did not stretch: measured at the pip threshold, as other pips are.)"""
+    xs_all, ys_all, first = blob_px
     k = ks.size
-    x0, y0, w, h = x0s[ks], y0s[ks], bw[ks], bh[ks]
-    # every pixel of the blobs' boxes, row by row (as in _blob_moments)
-    rows = np.repeat(np.arange(k), h)
-    ry = y0[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
-    rw = w[rows]
-    pr = np.repeat(np.arange(rows.size), rw)
-    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
-    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + x0[rows], rw) + col
-    owner = rows[pr]
-    blob = labels.ravel()[flat] == (ks + 1)[owner]
-    core = blob & (gs.ravel()[flat] < half[owner])
-    nb = np.bincount(owner[blob], minlength=k)
+    nb = area[ks]
+    owner = np.repeat(np.arange(k), nb)
+    at = np.repeat(first[ks] - (np.cumsum(nb) - nb), nb) + np.arange(owner.size)
+    px, py = xs_all[at], ys_all[at]
+    core = gs[py, px] < half[owner]
     o = owner[core]
-    xs = (x0[o] + col[core]).astype(np.float64)
-    ys = ry[pr[core]].astype(np.float64)
+    xs, ys = px[core].astype(np.float64), py[core].astype(np.float64)
     n = np.bincount(o, minlength=k)
     nn = np.maximum(n, 1)
     mx, my = np.bincount(o, xs, k) / nn, np.bincount(o, ys, k) / nn
@@ -404,31 +392,50 @@ def _pip_cores(labels: np.ndarray, gs: np.ndarray, ks: np.ndarray, x0s: np.ndarr
 _INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
 
 
-def _blob_moments(labels: np.ndarray, sel: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, bw: np.ndarray,
-                  bh: np.ndarray, cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Normalised central second moments (mu20, mu02, mu11 over the area) of the labelled
-    blobs ``sel`` (rows of the stats without the background; label = row + 1), from the
-    pixels of their bounding boxes, all blobs at once."""
-    bx, by, w, h = x0s[sel], y0s[sel], bw[sel], bh[sel]
+def _blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The 8-connected blobs of a 0/1 mask: the stats and centroids of
+    ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
+    each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
+
+    OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
+    they are summed over the marked pixels only, from the labels alone."""
+    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
+    # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
+    small = cv2.countNonZero(mask) < 65000
+    n, labels = cv2.connectedComponentsWithAlgorithm(
+        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+    at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
+    lab = labels.ravel()[at]
+    if n <= 1 << 16:
+        lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
+    at = at[np.argsort(lab, kind="stable")]
+    area = np.bincount(lab, minlength=n)[1:]
+    first = np.cumsum(area) - area
+    ys = at // mask.shape[1]
+    xs = at - ys * mask.shape[1]
+    if not area.size:
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
+    x0, y0 = np.minimum.reduceat(xs, first), ys[first]
+    stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
+                     axis=1).astype(np.int32)
+    cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
+    return stats, cents, (xs, ys, first)
+
+
+def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
+                  cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Normalised central second moments (mu20, mu02, mu11 over the area) of the blobs ``sel``
+    (rows of :func:`_blobs`' stats, its pixels ``blob_px``), all blobs at once, each summed over
+    its pixels in raster order."""
+    xs, ys, first = blob_px
     k = sel.size
-    # the boxes' rows (each row's owner and y), then the rows' pixels: each blob's pixels in
-    # raster order, as before (the same sums); repeats instead of a division per pixel
-    rows = np.repeat(np.arange(k), h)
-    ry = by[rows] + (np.arange(rows.size) - np.repeat(np.cumsum(h) - h, h))
-    rw = w[rows]
-    xrow = bx[rows]
-    pr = np.repeat(np.arange(rows.size), rw)
-    col = np.arange(pr.size) - np.repeat(np.cumsum(rw) - rw, rw)
-    # (labels looked up by flat index: the same pixels, in the same order)
-    flat = np.repeat(ry.astype(np.int64) * labels.shape[1] + xrow, rw) + col
-    hit = labels.ravel()[flat] == np.repeat((sel + 1)[rows], rw)
-    ph = pr[hit]
-    owner = rows[ph]
-    dx = (np.repeat(xrow, rw)[hit] + col[hit]) - cents[sel, 0][owner]
-    dy = ry[ph] - cents[sel, 1][owner]
-    n = np.maximum(np.bincount(owner, minlength=k), 1)
-    return (np.bincount(owner, dx * dx, k) / n, np.bincount(owner, dy * dy, k) / n,
-            np.bincount(owner, dx * dy, k) / n)
+    cnt = area[sel]
+    owner = np.repeat(np.arange(k), cnt)
+    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
+    dx = xs[at] - cents[sel, 0][owner]
+    dy = ys[at] - cents[sel, 1][owner]
+    return (np.bincount(owner, dx * dx, k) / cnt, np.bincount(owner, dy * dy, k) / cnt,
+            np.bincount(owner, dx * dy, k) / cnt)
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
@@ -539,6 +546,22 @@ def _interp(x: float, xp: list[float], fp: list[float]) -> float:
     return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (x - xp[j]) + fp[j]
 
 
+def _x_pairs(xs: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs (i, j), i < j, of points whose x differ by at most about ``reach`` (a little
+    more), in row-major order (as ``np.nonzero(np.triu(..., 1))`` lists them): the only pairs
+    that can be closer than ``reach``. Found on the points sorted by x, not among all pairs."""
+    n = xs.size
+    order = np.argsort(xs, kind="stable")
+    xo = xs[order]
+    cnt = np.searchsorted(xo, xo + (reach * (1 + 1e-6) + 1e-6), side="right") - np.arange(1, n + 1)
+    a = np.repeat(np.arange(n), cnt)
+    b = a + 1 + np.arange(a.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    i, j = order[a], order[b]
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    k = np.argsort(lo * n + hi)
+    return lo[k], hi[k]
+
+
 def _dedupe(pips: list[Pip]) -> list[Pip]:
     """The same pip is often found at two block sizes: keep the more complete (larger) one,
     unless the larger is several touching pips seen as one blob."""
@@ -548,19 +571,21 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     xs = np.array([p.x for p in pips])
     ys = np.array([p.y for p in pips])
     aa = np.array([p.a for p in pips])
-    d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
-    # dup[i, j]: pip i (smaller or equal, later) repeats the kept pip j
-    dup = (d2 < (0.8 * aa[None, :]) ** 2) & (aa[None, :] < 1.7 * aa[:, None])
+    # (only pairs of pips closer than the larger radius count below)
+    lo, hi = _x_pairs(xs, float(aa.max()))
+    d2 = (xs[hi] - xs[lo]) ** 2 + (ys[hi] - ys[lo]) ** 2
+    # dup: pip hi (smaller or equal, later) repeats the kept pip lo
+    dup = (d2 < (0.8 * aa[lo]) ** 2) & (aa[lo] < 1.7 * aa[hi])
     keep = np.ones(len(pips), bool)
-    for i, j in zip(*np.nonzero(np.tril(dup, -1)), strict=True):  # row by row: keep[j] is final
+    o = np.argsort(hi[dup] * len(pips) + lo[dup])
+    for i, j in zip(hi[dup][o].tolist(), lo[dup][o].tolist(), strict=True):  # row by row: keep[j] is final
         if keep[j]:
             keep[i] = False
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
-    k = np.nonzero(keep)[0]
-    dk = d2[np.ix_(k, k)]
-    ak = aa[k]
-    inside = ((ak[None, :] * 1.7 <= ak[:, None]) & (dk < ak[:, None] ** 2)).sum(axis=1)
-    return [pips[i] for i, n in zip(k, inside, strict=True) if n < 2]
+    both = keep[lo] & keep[hi]
+    inside = np.bincount(hi[both], (aa[lo] * 1.7 <= aa[hi])[both] & (d2 < aa[hi] ** 2)[both], len(pips))
+    inside += np.bincount(lo[both], (aa[hi] * 1.7 <= aa[lo])[both] & (d2 < aa[lo] ** 2)[both], len(pips))
+    return [pips[i] for i in np.flatnonzero(keep & (inside < 2)).tolist()]
 
 
 class _UF:
@@ -610,40 +635,37 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return _lines_on_body({p.polarity: gs}, [(p, q)])[0]
 
 
-_STEPS_ARR: dict[int, np.ndarray] = {}  # n -> n evenly spaced steps from 0 to 1
-
-
 def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:
     """:func:`_line_on_body` of many pairs of pips at once (each pair in its polarity's grey
     image), with the very same arithmetic: the same answers come out."""
-    out = [True] * len(pairs)
-    rows = []  # pairs with a segment to sample: (index, d, n)
-    for k, (p, q) in enumerate(pairs):
-        d = math.hypot(q.x - p.x, q.y - p.y)
-        if d >= 1e-6:
-            rows.append((k, d, max(6, int(d / 0.8))))
-    if not rows:
-        return out
-    steps = []
-    for _k, _d, n in rows:
-        st = _STEPS_ARR.get(n)
-        if st is None:
-            st = _STEPS_ARR[n] = np.linspace(0, 1, n)
-        steps.append(st)
+    return _lines_on_body_at(gs_by_pol, np.array([(p.x, p.y, q.x, q.y, p.a, q.a, p.ring, q.ring, p.spot, q.spot,
+                                                    p.polarity) for p, q in pairs]).reshape(-1, 11))
+
+
+def _lines_on_body_at(gs_by_pol: dict[int, np.ndarray], pq: np.ndarray) -> list[bool]:
+    """:func:`_lines_on_body` of pairs given as rows (p.x, p.y, q.x, q.y, p.a, q.a, p.ring,
+    q.ring, p.spot, q.spot, polarity)."""
+    out = np.ones(len(pq), bool)
+    dx, dy = pq[:, 2] - pq[:, 0], pq[:, 3] - pq[:, 1]
+    d = np.array([math.hypot(u, v) for u, v in zip(dx.tolist(), dy.tolist(), strict=True)])
+    rows = np.flatnonzero(d >= 1e-6)  # pairs with a segment to sample
+    if not rows.size:
+        return out.tolist()
+    pq, dx, dy, d = pq[rows], dx[rows], dy[rows], d[rows]
     m = len(rows)
-    cnt = np.array([n for _k, _d, n in rows])
+    cnt = np.maximum(6, (d / 0.8).astype(np.int64))
     rep = np.repeat(np.arange(m), cnt)
-    t = np.concatenate(steps)
-    at = np.array([(pairs[k][0].x, pairs[k][0].y, pairs[k][1].x - pairs[k][0].x, pairs[k][1].y - pairs[k][0].y, d,
-                    1.5 * pairs[k][0].a, 1.5 * pairs[k][1].a) for k, d, _n in rows])
-    px, py, dx, dy, d, la, lb = at.T
+    # each pair's np.linspace(0, 1, n) (its arithmetic: i * (1 / (n - 1)), the last one 1)
+    first = np.cumsum(cnt) - cnt
+    t = (np.arange(rep.size) - first[rep]) * (1.0 / (cnt - 1))[rep]
+    t[first + cnt - 1] = 1.0
+    px, py, pol = pq[:, 0], pq[:, 1], pq[:, 10]
     dr = d[rep]
-    use = (t * dr > la[rep]) & ((1 - t) * dr > lb[rep])
+    use = (t * dr > (1.5 * pq[:, 4])[rep]) & ((1 - t) * dr > (1.5 * pq[:, 5])[rep])
     rep, t = rep[use], t[use]
     if not t.size:
-        return out
+        return out.tolist()
     vals = np.empty(t.size, np.int64)
-    pol = np.array([pairs[k][0].polarity for k, _d, _n in rows])
     for sign, gs in gs_by_pol.items():
         e = pol[rep] == sign
         if not e.any():
@@ -662,9 +684,7 @@ def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]
     vmin = srt[safe].astype(np.float32)
     lo = srt[np.where(has, start + kq, 0)]
     hi = srt[np.where(has, start + nv - 1 - kq, 0)]
-    ring = np.array([(pairs[k][0].ring, pairs[k][1].ring, pairs[k][0].spot, pairs[k][1].spot,
-                      pairs[k][0].a, pairs[k][1].a) for k, _d, _n in rows])
-    pr, qr, ps, qs, pa, qa = ring.T
+    pa, qa, pr, qr, ps, qs = pq[:, 4:10].T
     body = 0.5 * (pr + qr)
     spot = 0.5 * (ps + qs)
     contrast = body - spot
@@ -677,10 +697,8 @@ def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]
     half = np.float32(0.5) * (vmin + rmin.astype(np.float32))
     below = np.bincount(rep, weights=vals < half[rep], minlength=m)
     wide = below.astype(np.int64) * d / np.maximum(nv, 1) > _GHOST_WIDE * 0.5 * (pa + qa)
-    ok = ~has | (~gap & ~edge & (plain | (~deep & wide)))
-    for (k, _d, _n), v in zip(rows, ok.tolist(), strict=True):
-        out[k] = v
-    return out
+    out[rows] = ~has | (~gap & ~edge & (plain | (~deep & wide)))
+    return out.tolist()
 
 
 def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
@@ -706,21 +724,18 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
     return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
 
-def _may_be_similar(pips: list[Pip]):
-    """For :func:`_components`: rules out pairs of pips (index arrays) that :func:`_similar`
-    (at tol 1) surely rejects, with the very same arithmetic, all pairs at once. (Only the
-    roundness limit that depends on the pips' distance is taken at its looser value.)"""
-    if len(pips) < 2:
-        return None
-    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta] for p in pips])
-    a_, b_, con_, ring_, th_ = at.T
+def _similar_pairs(pips: list[Pip]):
+    """:func:`_similar` (at tol 1) of many pairs of pips at once, with the very same arithmetic:
+    a function of the pairs (index arrays) and their distances (as :func:`_dist` gives them)."""
+    at = np.array([[p.a, p.b, p.contrast, p.ring, p.theta, p.polarity] for p in pips]).reshape(-1, 6)
+    a_, b_, con_, ring_, th_, pol_ = at.T
     rnd_ = b_ / a_
 
-    def may(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+    def similar(ii: np.ndarray, jj: np.ndarray, d: np.ndarray) -> np.ndarray:
         pa, qa = a_[ii], a_[jj]
         amax, amin = np.maximum(pa, qa), np.minimum(pa, qa)
         ra = amax / amin
-        fail = (ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0))
+        fail = (pol_[ii] != pol_[jj]) | ((ra > 1 + 0.35 * 1.0) & ~((amin < 3) & (ra < 1 + 0.7 * 1.0)))
         pc, qc = con_[ii], con_[jj]
         contrast = 0.5 * (pc + qc)
         p_dim = pc <= qc
@@ -728,15 +743,15 @@ def _may_be_similar(pips: list[Pip]):
         dim_a, bright_a = np.where(p_dim, pa, qa), np.where(p_dim, qa, pa)
         fail |= (bright_c > _CON_RATIO * 1.0 * dim_c) & (bright_a > _SIZE_RATIO * dim_a)
         dring = np.abs(ring_[ii] - ring_[jj])
-        twin_maybe = dring <= np.maximum(4.0, _TWIN_BODY * contrast)
+        twin_body = (dring <= np.maximum(4.0, _TWIN_BODY * contrast)) & (d < _TWIN_NEAR * amax)
         pr, qr = rnd_[ii], rnd_[jj]
-        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_maybe, 0.22, 0.14) * 1.0
+        fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_body, 0.22, 0.14) * 1.0
         dth = np.abs(th_[ii] - th_[jj]) % math.pi
         fail |= (np.minimum(pr, qr) < 0.8) & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0)
         fail |= ~(dring <= np.where(amin < _BIG_PIP, 0.2, _SAME_LIGHT) * contrast * 1.0 + 4)
         return ~fail
 
-    return may
+    return similar
 
 
 def _dist(p: Pip, q: Pip) -> float:
@@ -1264,26 +1279,20 @@ def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
     return out
 
 
-def _components(pips: list[Pip], ok_pair, reach: float, may_pair=None, ok_pairs=None) -> list[list[int]]:
-    """Connected groups of pips; only pairs closer than ``reach`` mean radii are tested (and,
-    with ``may_pair``, only those it does not rule out: indices of pairs in, booleans out).
-    ``ok_pairs``, when given, tests a list of pairs at once instead of ``ok_pair``."""
+def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
+    """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
+    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, booleans out)."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
         xy = np.array([[p.x, p.y] for p in pips])
         ra = np.array([p.a for p in pips])
         pol = np.array([p.polarity for p in pips])
-        close = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1],
-                           reach * 0.5 * (ra[:, None] + ra[None, :])) & (pol[:, None] == pol[None, :]))
-        ii, jj = np.nonzero(np.triu(close, 1))
-        if may_pair is not None and ii.size:
-            keep = may_pair(ii, jj)
-            ii, jj = ii[keep], jj[keep]
-        il, jl = ii.tolist(), jj.tolist()
-        oks = (ok_pairs([(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)]) if ok_pairs is not None
-               else [ok_pair(pips[i], pips[j]) for i, j in zip(il, jl, strict=True)])
-        for i, j, ok in zip(il, jl, oks, strict=True):
+        ii, jj = _x_pairs(xy[:, 0], reach * float(ra.max()))
+        close = (_hypot_lt(xy[ii, 0] - xy[jj, 0], xy[ii, 1] - xy[jj, 1], reach * 0.5 * (ra[ii] + ra[jj]))
+                 & (pol[ii] == pol[jj]))
+        ii, jj = ii[close], jj[close]
+        for i, j, ok in zip(ii.tolist(), jj.tolist(), ok_pairs(ii, jj), strict=True):
             if ok:
                 uf.union(i, j)
     groups: dict[int, list[int]] = {}
@@ -1315,26 +1324,25 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     ids = {id(p) for p in kept}
     ghosts = [p for p in pips if id(p) not in ids]
     pips = kept
-    # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart.
-    def tight(p: Pip, q: Pip) -> bool:
-        r = 0.5 * (p.a + q.a)
-        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
-        d = _dist(p, q)
-        return (1.9 * rb < d < _TIGHT * r and _similar(p, q)
-                and _line_on_body(gs_by_pol[p.polarity], p, q))
+    # 1. Tight links: neighbouring pips of a 3, 4, 5 or 6 are at most ~4.8 pip radii apart,
+    # alike (_similar) and with plain body between them (_line_on_body).
+    at = np.array([[p.x, p.y, p.a, p.b, p.ring, p.spot, p.polarity] for p in pips]).reshape(-1, 7)
+    similar = _similar_pairs(pips)
 
-    def tight_near(p: Pip, q: Pip) -> bool:
-        r = 0.5 * (p.a + q.a)
-        rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
-        return 1.9 * rb < _dist(p, q) < _TIGHT * r and _similar(p, q)
+    def tight(ii: np.ndarray, jj: np.ndarray) -> list[bool]:
+        """Are the pairs of pips (index arrays) tightly linked? (All pairs at once.)"""
+        x, y, a, b, ring, spot, pol = at.T
+        d = np.array([math.hypot(u, v) for u, v in zip((x[ii] - x[jj]).tolist(), (y[ii] - y[jj]).tolist(),
+                                                       strict=True)])  # (as _dist)
+        r = 0.5 * (a[ii] + a[jj])
+        rb = 0.5 * (np.sqrt(a[ii] * b[ii]) + np.sqrt(a[jj] * b[jj]))
+        near = (1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)
+        i, j = ii[near], jj[near]
+        lines = iter(_lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
+                                                            spot[i], spot[j], pol[i]], axis=1)))
+        return [ok and next(lines) for ok in near.tolist()]
 
-    def tight_all(pairs: list[tuple[Pip, Pip]]) -> list[bool]:
-        """``tight`` of many pairs: the lines between the pips are tested all at once."""
-        near = [tight_near(p, q) for p, q in pairs]
-        lines = iter(_lines_on_body(gs_by_pol, [pq for pq, ok in zip(pairs, near, strict=True) if ok]))
-        return [ok and next(lines) for ok in near]
-
-    groups = [[pips[i] for i in g] for g in _components(pips, tight, _TIGHT, _may_be_similar(pips), tight_all)]
+    groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
     singles: list[Pip] = []
     for ps in groups:
