@@ -1172,10 +1172,10 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return []
     pts = np.array([[p.x, p.y] for p in ps])
     dm = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    # pips of one face lie at most this far apart (a face's diagonal, in the larger pip's
-    # radii: the group's other pips, a side face's, may be smaller)
+    # pips of one face lie at most this far apart (a 4's or 5's diagonal of small pips, in the
+    # larger pip's radii: the group's other pips, a side face's, may be smaller)
     ra = np.array([p.a for p in ps])
-    reach = (7.0 * np.maximum(ra[:, None], ra[None, :]) - dm).tolist()
+    reach = (8.5 * np.maximum(ra[:, None], ra[None, :]) - dm).tolist()
     valid: list[tuple[frozenset, _Face]] = []
     sim: dict[tuple[int, int], bool] = {}
 
