@@ -1506,7 +1506,7 @@ def _low_camera(faces: list[_Face]) -> bool:
     pair = ((pol[:, None] == pol[None, :]) & (dy >= 0.7 * d) & (d > 0)
             & (d < 1.15 * np.maximum(size[:, None], size[None, :]))
             & (np.maximum(r[:, None], r[None, :]) <= _SIDE_RATIO * np.minimum(r[:, None], r[None, :]))
-            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.08) & (np.maximum(rnd[:, None], rnd[None, :]) <= 0.92))
+            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.05) & (np.maximum(rnd[:, None], rnd[None, :]) <= 0.92))
     low = high = 0
     for i, j in zip(*np.nonzero(pair), strict=True):
         up = faces[i]
