@@ -548,6 +548,12 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
         # masks: outlines closed by edges alone, of the others' size and shape, take the type of
         # the nearest learned body colour
         found += _edge_only(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types)
+        # last resort, at places where nothing else was found
+        taken = [cv2.minEnclosingCircle(f[1]) for f in found]
+        for f in _filled_outlines(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types):
+            (cx, cy), r = cv2.minEnclosingCircle(f[1])
+            if all(math.hypot(cx - x, cy - y) > 0.7 * max(r, r2) for (x, y), r2 in taken):
+                found.append(f)
     if info is not None:
         info.update(cuts=cuts[1:], med=good[len(good) // 2] if good else None, min_area=min_area)
     return _group(found, flat)
@@ -622,6 +628,26 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
             t = int(np.argmin(d2))
             if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
                 found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
+    return found
+
+
+def _filled_outlines(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float, allow_border: bool,
+                     types=None) -> list:
+    """A closed outline cut into pieces inside by the symbol's edges (a die the colour of the
+    table): the outline with all it encloses, edges included; lines that touch it are cut off by
+    an opening about half a die wide. It takes in the die's flank and shadow, so it may be a
+    little bigger than the others."""
+    found = []
+    big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(5, int(0.45 * math.sqrt(med)) | 1),) * 2)
+    for cut in cuts:
+        m = cv2.morphologyEx(_fill_holes(cut), cv2.MORPH_OPEN, big)
+        for c in _components(m, max(min_area, 0.5 * med), model.shape, allow_border, None):
+            if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 2.0 * med:
+                continue
+            d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
+            t = int(np.argmin(d2))
+            if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
+                found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.75))
     return found
 
 

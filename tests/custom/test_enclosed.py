@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.custom import _enclosed
+from vision.custom import SetModel, _enclosed, _filled_outlines, colour_features, edge_map
 
 
 def _areas(comps) -> list[float]:
@@ -29,3 +29,30 @@ def test_a_symbol_touching_the_outline_gives_the_hull():
     notched = [c for c in comps if c["solidity"] < 0.82]
     hulls = [c for c in comps if c["solidity"] > 0.95 and 0.85 * 60 * 60 <= c["area"] <= 1.1 * 60 * 60]
     assert notched and hulls, [(c["area"], c["solidity"]) for c in comps]
+
+
+def _one_colour_model(bgr) -> SetModel:
+    col = colour_features(np.full((4, 4, 3), bgr, np.uint8)).reshape(-1, 3)[0]
+    sd = np.array([0.03, 0.03, 0.2], np.float32)
+    return SetModel("dice", "square", ["x"], [("x", "f")], col[None], sd[None], col[None], sd[None],
+                    np.zeros((0, 1), np.float32), np.zeros(0, np.int32))
+
+
+def test_a_die_cut_in_pieces_by_its_symbol_is_found_whole():
+    """A die the colour of the table whose symbol's edges run into its outline (splitting its face
+    into pieces smaller than a die) and a line that touches it: the filled outline finds it."""
+    body = (150, 90, 60)
+    img = np.full((240, 320, 3), body, np.uint8)
+    cv2.rectangle(img, (100, 80), (160, 140), (60, 35, 25), 2)     # the die's outline
+    cv2.line(img, (100, 110), (160, 110), (60, 35, 25), 2)         # the symbol, edge to edge
+    cv2.line(img, (130, 80), (130, 140), (60, 35, 25), 2)
+    cv2.line(img, (160, 140), (319, 239), (60, 35, 25), 2)         # a line on the table touching it
+    model = _one_colour_model(body)
+    feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
+    cuts = [edge_map(img, 90)]
+    med = 60.0 * 60.0
+    pieces = [c for c in _enclosed(cuts[0], 0.5 * med, False) if not c["touching"]]
+    assert not any(0.6 * med <= c["area"] <= 1.6 * med for c in pieces)  # every piece is small
+    found = _filled_outlines(img, model, feat, cuts, med, 100.0, False)
+    centres = [cv2.minEnclosingCircle(f[1])[0] for f in found]
+    assert any(abs(x - 130) < 6 and abs(y - 110) < 6 for x, y in centres), centres
