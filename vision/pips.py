@@ -1513,7 +1513,7 @@ def _low_camera(faces: list[_Face]) -> bool:
         if (0.6 <= up.roundness < faces[j].roundness
                 and all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in up.pips)):
             low += 1
-        else:
+        elif up.roundness > faces[j].roundness + 0.12:  # (a camera looking down: the side is much flatter)
             high += 1
     return low >= 2 and low >= 3 * high
 
