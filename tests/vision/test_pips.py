@@ -472,7 +472,7 @@ def test_marbled_dice_are_mostly_read():
 def test_a_low_camera_reads_the_upper_face_not_the_rounder_one():
     """A phone held low across the table (about 40 degrees above it) sees each die's top face
     flatter than the side face below it. Across 20 such trays the upper face is read: measured
-    102 of 115 right, 11 extra (taking the rounder face for the top: 91 right, 26 extra)."""
+    106 of 115 right, 6 extra (taking the rounder face for the top: 91 right, 26 extra)."""
     import synth_pips as sp
     right = total = extra = 0
     for seed in range(20):
@@ -481,7 +481,7 @@ def test_a_low_camera_reads_the_upper_face_not_the_rounder_one():
         right += sum(v == got for v, got in pairs)
         total += len(pairs)
         extra += len(ex)
-    assert right >= 0.78 * total and extra <= 0.1 * total, (right, total, extra)
+    assert right >= 0.85 * total and extra <= 0.1 * total, (right, total, extra)
 
 
 def test_translucent_dice_are_mostly_read():
