@@ -56,6 +56,7 @@ _C = 12  # grey levels below the local mean that count as "pip"
 _MAX_SIDE = 1280  # larger images are read on a downscaled copy (coordinates are mapped back)
 _NATIVE_SIDE = 900  # pictures up to this size are read as they are; larger ones ...
 _WORK_SIDE = 640  # ... on a copy this large first (their dice then look as in a webcam's frame)
+_FINE_PIP = 5.0  # ... and again on copies twice as large while their pips are smaller than this (px)
 _TINY_PIP = 4.0  # pips smaller than this (semi-axis, px) are read on an enlarged copy...
 _UPSCALE = 1.75  # ... this much larger (real photos' small dice read best at 1.75-2: their pips are
 #                  blurrier than a render's), searched only around spot-sized blobs seen at full size:
@@ -2068,11 +2069,12 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         return out
     # Larger pictures (a phone, a webcam in HD) are read on a copy of _WORK_SIDE pixels first:
     # the dice there look as in the photos the pip tests were made on. While the pips are small
-    # there (many small dice far away), the dice are read again on copies twice as large.
+    # there (many small dice far away), the dice are read again on copies twice as large (up
+    # to the picture's own size).
     scale = _WORK_SIDE / side
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     out, tiny = _read_native(small, scale)
-    while scale < 1.0 and (tiny or _pip_radius(out, scale) < _TINY_PIP):
+    while scale < 1.0 and (tiny or _pip_radius(out, scale) < _FINE_PIP):
         scale = min(1.0, 2 * scale)
         out2, tiny = _read_at(img, scale, tiny=True)
         # the finer reading is the surer one, unless it lost dice
