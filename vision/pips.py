@@ -720,7 +720,9 @@ def _similar(p: Pip, q: Pip, tol: float = 1.0) -> bool:
                  and _dist(p, q) < _TWIN_NEAR * max(p.a, q.a))
     if abs(p.roundness - q.roundness) > (0.22 if small or twin_body else 0.14) * tol:
         return False
-    if min(p.roundness, q.roundness) < 0.8 and _angle_diff(p.theta, q.theta) > math.radians(30) * tol:
+    # (squeezed along different ways: two faces; a round pip's way is noise)
+    if (min(p.roundness, q.roundness) < 0.8 and max(p.roundness, q.roundness) < 0.9
+            and _angle_diff(p.theta, q.theta) > math.radians(30) * tol):
         return False
     return abs(p.ring - q.ring) <= (0.2 if min(p.a, q.a) < _BIG_PIP else _SAME_LIGHT) * contrast * tol + 4
 
@@ -748,7 +750,8 @@ def _similar_pairs(pips: list[Pip]):
         pr, qr = rnd_[ii], rnd_[jj]
         fail |= np.abs(pr - qr) > np.where((amin < 3.5) | twin_body, 0.22, 0.14) * 1.0
         dth = np.abs(th_[ii] - th_[jj]) % math.pi
-        fail |= (np.minimum(pr, qr) < 0.8) & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0)
+        fail |= ((np.minimum(pr, qr) < 0.8) & (np.maximum(pr, qr) < 0.9)
+                 & (np.minimum(dth, math.pi - dth) > math.radians(30) * 1.0))
         fail |= ~(dring <= np.where(amin < _BIG_PIP, 0.2, _SAME_LIGHT) * contrast * 1.0 + 4)
         return ~fail
 
