@@ -764,14 +764,16 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
         best = (9.0, 0.0)
-        for tri in _SPLITS6:
-            rows = ([pl[0]] + [pl[i] for i in tri], [pl[i] for i in range(1, 6) if i not in tri])
+        # (the distances between the pips, each once: hypot is symmetric)
+        dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
+        for ix in _ROWS6:
+            rows = tuple([pl[i] for i in row] for row in ix)
             worst = 0.0
             dirs = []
-            for rw in rows:
-                i, j, span = 0, 1, math.hypot(rw[0][0] - rw[1][0], rw[0][1] - rw[1][1])
+            for at, rw in zip(ix, rows, strict=True):
+                i, j, span = 0, 1, dd[at[0], at[1]]
                 for a, b in ((0, 2), (1, 2)):
-                    dab = math.hypot(rw[a][0] - rw[b][0], rw[a][1] - rw[b][1])
+                    dab = dd[at[a], at[b]]
                     if dab > span:
                         i, j, span = a, b, dab
                 k = 3 - i - j
@@ -796,6 +798,9 @@ def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
+# the two rows of each split of a 6 (pip indices, each row in increasing order), all pairs of pips
+_ROWS6 = tuple(((0, *tri), tuple(i for i in range(1, 6) if i not in tri)) for tri in _SPLITS6)
+_PAIRS6 = tuple(itertools.combinations(range(6), 2))
 
 
 @dataclass
@@ -947,6 +952,11 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     solidity, circ = _blob_shape(gs, p)
     if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
         return False
+    return _clean_rings(gs, p, rings)
+
+
+def _clean_rings(gs: np.ndarray, p: Pip, rings: tuple[float, ...]) -> bool:
+    """The rings of :func:`_single_pip_is_die`: uniform body, clearly lighter than the pip."""
     for k in rings:
         ring = np.sort(_ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24))
         if ring[0] < p.spot + 0.6 * p.contrast:
@@ -1346,7 +1356,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     for i, p in enumerate(singles):
         if i in used:
             continue
-        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity]):
+        # (its shape passed _single_pip_is_die above: only the wider rings are left to test)
+        if _clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity]):
             faces.append(_make_face(gs_by_pol, [p]))
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
