@@ -431,6 +431,10 @@ def _bar_pieces(tl: list[float], vl: list[float], core: float, contrast: float, 
         step = 2 * (a - 0.5) / k
         if abs(step - 2 * (b - 0.5)) > 0.4 * step:
             continue  # the pieces would not be round
+        # (every neck must be lighter than every piece by 0.15 contrast: the first neck against
+        # the first piece already rules out most bars, before the other pieces are looked at)
+        if not _interp(-(a - 0.5) + step * 1, tl, vl) > _interp(-(a - 0.5) + step * 0.5, tl, vl) + 0.15 * contrast:
+            continue
         centres = [-(a - 0.5) + step * (j + 0.5) for j in range(k)]
         vc = [_interp(c, tl, vl) for c in centres]
         if not max(vc) < core + 0.3 * contrast:
