@@ -160,6 +160,11 @@ def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
     return np.minimum(np.maximum(a, 0, out=a), hi, out=a)
 
 
+def _norm(v: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(v, axis=-1)`` (the same arithmetic, without its overhead)."""
+    return np.sqrt(np.add.reduce(v * v, axis=-1))
+
+
 _RING8: np.ndarray = np.array([(math.cos(t), math.sin(t)) for t in np.linspace(0, 2 * np.pi, 8, endpoint=False)])
 
 
@@ -475,6 +480,10 @@ def _bar_pieces(tl: list[float], vl: list[float], core: float, contrast: float, 
         step = 2 * (a - 0.5) / k
         if abs(step - 2 * (b - 0.5)) > 0.4 * step:
             continue  # the pieces would not be round
+        # (every neck must be lighter than every piece by 0.15 contrast: the first neck against
+        # the first piece already rules out most bars, before the other pieces are looked at)
+        if not _interp(-(a - 0.5) + step * 1, tl, vl) > _interp(-(a - 0.5) + step * 0.5, tl, vl) + 0.15 * contrast:
+            continue
         centres = [-(a - 0.5) + step * (j + 0.5) for j in range(k)]
         vc = [_interp(c, tl, vl) for c in centres]
         if not max(vc) < core + 0.3 * contrast:
@@ -811,14 +820,16 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
     if n == 6:
         # Two parallel rows of three: try every split into two triples.
         best = (9.0, 0.0)
-        for tri in _SPLITS6:
-            rows = ([pl[0]] + [pl[i] for i in tri], [pl[i] for i in range(1, 6) if i not in tri])
+        # (the distances between the pips, each once: hypot is symmetric)
+        dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
+        for ix in _ROWS6:
+            rows = tuple([pl[i] for i in row] for row in ix)
             worst = 0.0
             dirs = []
-            for rw in rows:
-                i, j, span = 0, 1, math.hypot(rw[0][0] - rw[1][0], rw[0][1] - rw[1][1])
+            for at, rw in zip(ix, rows, strict=True):
+                i, j, span = 0, 1, dd[at[0], at[1]]
                 for a, b in ((0, 2), (1, 2)):
-                    dab = math.hypot(rw[a][0] - rw[b][0], rw[a][1] - rw[b][1])
+                    dab = dd[at[a], at[b]]
                     if dab > span:
                         i, j, span = a, b, dab
                 k = 3 - i - j
@@ -843,6 +854,9 @@ def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
+# the two rows of each split of a 6 (pip indices, each row in increasing order), all pairs of pips
+_ROWS6 = tuple(((0, *tri), tuple(i for i in range(1, 6) if i not in tri)) for tri in _SPLITS6)
+_PAIRS6 = tuple(itertools.combinations(range(6), 2))
 
 
 @dataclass
@@ -949,6 +963,10 @@ class _Lab:
         self._lab[y0:y1, x0:x1] = part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
 
+_COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
+_EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
+
+
 def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -> tuple[float, float, float]:
     """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
 
@@ -959,25 +977,24 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -
     h, w = img.shape[:2]
     x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
     ch, cw = min(h, int(p.y) + reach + 1) - y0, min(w, int(p.x) + reach + 1) - x0  # (the crop's size)
-    ks = np.arange(2.0, 14.01, 0.3)
-    t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ks = _EXTENT_KS
     ca, sa = math.cos(p.theta), math.sin(p.theta)
-    ex = ks[None, :] * p.a * np.cos(t)[:, None]
-    ey = ks[None, :] * p.b * np.sin(t)[:, None]
+    ex = ks[None, :] * p.a * _COS16
+    ey = ks[None, :] * p.b * _SIN16
     xs = np.round(p.x + ex * ca - ey * sa).astype(int)
     ys = np.round(p.y + ex * sa + ey * ca).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     # (the colours of the crop around the pip there, sampled alone: far fewer pixels)
     v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
     body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
-    dist = np.linalg.norm(v - body, axis=2)
+    dist = _norm(v - body)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
     # least half way to what lies beyond (most rays reach the table), but never below 8.
     beyond = float(_median_of(dist.max(axis=1)))
     thr = min(thr, max(8.0, 0.5 * beyond))
     if ghosts:
-        g = np.linalg.norm(img.at(np.array([int(round(q.y)) for q in ghosts]),
-                                  np.array([int(round(q.x)) for q in ghosts])).astype(np.float32) - body, axis=1)
+        g = _norm(img.at(np.array([int(round(q.y)) for q in ghosts]),
+                         np.array([int(round(q.x)) for q in ghosts])).astype(np.float32) - body)
         thr = max(thr, min(1.2 * float(g.max()), 0.7 * beyond))
     dev = (dist > thr) & inside  # off the image: unknown, not an end
     first = np.where(dev.any(axis=1), ks[np.argmax(dev, axis=1)], 14.5)
@@ -997,6 +1014,11 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     solidity, circ = _blob_shape(gs, p)
     if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
         return False
+    return _clean_rings(gs, p, rings)
+
+
+def _clean_rings(gs: np.ndarray, p: Pip, rings: tuple[float, ...]) -> bool:
+    """The rings of :func:`_single_pip_is_die`: uniform body, clearly lighter than the pip."""
     for k in rings:
         ring = np.sort(_ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24))
         if ring[0] < p.spot + 0.6 * p.contrast:
@@ -1030,6 +1052,10 @@ def _two_is_plain(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     return True
 
 
+_OUTLINE_KS = np.arange(0.25, 1.81, 0.05)  # (steps along the rays of _two_has_outline, in half face sides)
+_OUTLINE_HALF_KS = _OUTLINE_KS[None, :] * 0.5
+
+
 def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     """The face of a 2 ends somewhere: in at least half of 16 directions from its centre the
     colour changes (die edge, side face, table) within ~0.9 face sides. Two dots printed on a
@@ -1040,10 +1066,9 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     h, w = img.shape[:2]
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
     lab = img.crop(y0, int(cy) + reach + 1, x0, int(cx) + reach + 1)
-    ks = np.arange(0.25, 1.81, 0.05)
-    t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    xs = np.round(cx + ks[None, :] * 0.5 * s * np.cos(t)[:, None]).astype(int)
-    ys = np.round(cy + ks[None, :] * 0.5 * s * np.sin(t)[:, None]).astype(int)
+    ks = _OUTLINE_KS
+    xs = np.round(cx + _OUTLINE_HALF_KS * s * _COS16).astype(int)
+    ys = np.round(cy + _OUTLINE_HALF_KS * s * _SIN16).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
     near = np.zeros(xs.shape, bool)
@@ -1053,7 +1078,7 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     if body_px.shape[0] < 8:
         return True  # cannot tell: do not reject
     body = _median_of(body_px, axis=0)
-    dist = np.linalg.norm(v - body, axis=2)
+    dist = _norm(v - body)
     # (a white die on a light table ends in a small step: half way to what lies beyond)
     thr = min(thr, max(9.0, 0.5 * float(_median_of(np.where(near, 0.0, dist).max(axis=1)))))
     dev = (dist > thr) & ~near
@@ -1129,14 +1154,17 @@ def _crowded_two(p: Pip, q: Pip, pips: list[Pip]) -> bool:
     return False
 
 
+_CORE_KS = np.arange(0.0, 1.01, 0.1)  # (steps along the rays of _core_radius, in pip radii)
+_COS8, _SIN8 = np.cos(np.arange(8) * (np.pi / 4))[:, None], np.sin(np.arange(8) * (np.pi / 4))[:, None]
+
+
 def _core_radius(gs: np.ndarray, p: Pip) -> float:
     """The pip's radius where it is half as dark as its middle (mean of 8 rays, px): a
     blurred pip's blob reaches further out, into the blur."""
     mid = p.spot + 0.5 * p.contrast
-    ks = np.arange(0.0, 1.01, 0.1) * p.a
-    t = np.arange(8) * (np.pi / 4)
-    xs = _clamp(np.round(p.x + ks[None, :] * np.cos(t)[:, None]).astype(int), gs.shape[1] - 1)
-    ys = _clamp(np.round(p.y + ks[None, :] * np.sin(t)[:, None]).astype(int), gs.shape[0] - 1)
+    ks = _CORE_KS * p.a
+    xs = _clamp(np.round(p.x + ks[None, :] * _COS8).astype(int), gs.shape[1] - 1)
+    ys = _clamp(np.round(p.y + ks[None, :] * _SIN8).astype(int), gs.shape[0] - 1)
     light = gs[ys, xs] > mid
     out = np.where(light.any(axis=1), ks[np.argmax(light, axis=1)], p.a)
     return max(float(out.mean()), 0.5 * p.a)
@@ -1396,7 +1424,9 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         if i in used:
             continue
         around = [g for g in ghosts if g.polarity == p.polarity and _dist(g, p) < 4.0 * p.a]
-        if _single_pip_is_die(gs_by_pol[p.polarity], p) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity], around):
+        # (its shape passed _single_pip_is_die above: only the wider rings are left to test)
+        if _clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity],
+                                                                                    around):
             faces.append(_make_face(gs_by_pol, [p]))
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
