@@ -638,10 +638,31 @@ def _filled_outlines(img_bgr, model: SetModel, feat, cuts, med: float, min_area:
     an opening about half a die wide. It takes in the die's flank and shadow, so it may be a
     little bigger than the others."""
     found = []
+    h, w = img_bgr.shape[:2]
     big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(5, int(0.45 * math.sqrt(med)) | 1),) * 2)
     for cut in cuts:
         m = cv2.morphologyEx(_fill_holes(cut), cv2.MORPH_OPEN, big)
-        for c in _components(m, max(min_area, 0.5 * med), model.shape, allow_border, None):
+        comps = _components(m, max(min_area, 0.5 * med), model.shape, allow_border, None)
+        # an outline open on one side (lit like the table there): the hull of its edges, when
+        # the edges run along most of that hull
+        near = cv2.dilate(cut, np.ones((5, 5), np.uint8))
+        cnts, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in cnts:
+            x, y, bw, bh = cv2.boundingRect(c)
+            if not 0.5 * med <= bw * bh <= 3.0 * med:
+                continue
+            hull = cv2.convexHull(c)
+            hc = _components_from_cnt(hull, h, w)
+            if hc is None or not 0.6 * med <= hc["area"] <= 1.6 * med:
+                continue
+            ring = cv2.approxPolyDP(hull, 1.0, True).reshape(-1, 2)
+            pts = np.concatenate([np.linspace(ring[i], ring[(i + 1) % len(ring)], 12, endpoint=False)
+                                  for i in range(len(ring))]).round().astype(int)
+            pts = pts[(pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)]
+            if len(pts) and float((near[pts[:, 1], pts[:, 0]] > 0).mean()) >= HULL_ON_EDGES:
+                hc["touching"] = not allow_border and (x <= 0 or y <= 0 or x + bw >= w or y + bh >= h)
+                comps.append(hc)
+        for c in comps:
             if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 2.0 * med:
                 continue
             d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
@@ -649,6 +670,9 @@ def _filled_outlines(img_bgr, model: SetModel, feat, cuts, med: float, min_area:
             if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
                 found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.75))
     return found
+
+
+HULL_ON_EDGES = 0.65  # share of an edge hull's outline that must run along edges
 
 
 def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool) -> list[dict]:

@@ -56,3 +56,23 @@ def test_a_die_cut_in_pieces_by_its_symbol_is_found_whole():
     found = _filled_outlines(img, model, feat, cuts, med, 100.0, False)
     centres = [cv2.minEnclosingCircle(f[1])[0] for f in found]
     assert any(abs(x - 130) < 6 and abs(y - 110) < 6 for x, y in centres), centres
+
+
+def test_a_die_outline_open_on_one_side_is_closed_by_its_hull():
+    """One side of the die lit like the table leaves no edge there: the hull of the other three
+    sides (and the symbol) is the die."""
+    body = (150, 90, 60)
+    img = np.full((240, 320, 3), body, np.uint8)
+    dark = (60, 35, 25)
+    cv2.line(img, (100, 80), (100, 140), dark, 2)   # left, bottom and right sides; no top
+    cv2.line(img, (100, 140), (160, 140), dark, 2)
+    cv2.line(img, (160, 140), (160, 80), dark, 2)
+    cv2.circle(img, (130, 110), 12, dark, -1)        # the symbol
+    model = _one_colour_model(body)
+    feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
+    cuts = [edge_map(img, 90)]
+    found = _filled_outlines(img, model, feat, cuts, 60.0 * 60.0, 100.0, False)
+    hits = [f for f in found if abs(cv2.minEnclosingCircle(f[1])[0][0] - 130) < 6
+            and abs(cv2.minEnclosingCircle(f[1])[0][1] - 110) < 6]
+    assert hits and all(0.8 * 3600 <= cv2.contourArea(f[1]) <= 1.3 * 3600 for f in hits), \
+        [(cv2.minEnclosingCircle(f[1]), cv2.contourArea(f[1])) for f in found]
