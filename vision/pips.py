@@ -78,7 +78,7 @@ _SAME_LIGHT = 0.14  # pips of one face: largest body-level difference (x pip con
 _BIG_PIP = 5.0  # ... for pips this big (smaller pips' rings are noisier: 0.2)
 _OVERLAP = 0.8  # sub-faces of a group whose centres are closer (x the larger's span) overlap
 _MARKS = 0.7  # pip-dark area beyond a face's own pips (in pips) that makes its reading doubtful
-_DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side  # a 2's pips: largest body-level difference (x pip contrast) around them
+_DIM_SIDE = 1.8  # a face whose pips have this much less contrast than its neighbour's is a side
 _ONE_NEAR = 2.8  # a 1: the die colour must reach at least this many pip radii around it
 _GHOST_DIP = 0.32  # ... a dip no deeper than this (x pip contrast) ...
 _GHOST_WIDE = 1.0  # ... and wider than this many pip radii is a translucent die's ghost pip
@@ -371,12 +371,9 @@ def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarra
     centre ``bx, by`` (a pip seen at a slant has its core in the middle), and the core's
     centre, roundness and orientation. (Its size stays the blob's semi-minor axis, which the
     spot did not stretch: measured at the pip threshold, as other pips are.)"""
-    xs_all, ys_all, first = blob_px
     k = ks.size
     nb = area[ks]
-    owner = np.repeat(np.arange(k), nb)
-    at = np.repeat(first[ks] - (np.cumsum(nb) - nb), nb) + np.arange(owner.size)
-    px, py = xs_all[at], ys_all[at]
+    owner, px, py = _blob_pixels(blob_px, ks, area)
     core = gs[py, px] < half[owner]
     o = owner[core]
     xs, ys = px[core].astype(np.float64), py[core].astype(np.float64)
@@ -433,15 +430,24 @@ def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.nd
     """Normalised central second moments (mu20, mu02, mu11 over the area) of the blobs ``sel``
     (rows of :func:`_blobs`' stats, its pixels ``blob_px``), all blobs at once, each summed over
     its pixels in raster order."""
-    xs, ys, first = blob_px
     k = sel.size
     cnt = area[sel]
-    owner = np.repeat(np.arange(k), cnt)
-    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
-    dx = xs[at] - cents[sel, 0][owner]
-    dy = ys[at] - cents[sel, 1][owner]
+    owner, xs, ys = _blob_pixels(blob_px, sel, area)
+    dx = xs - cents[sel, 0][owner]
+    dy = ys - cents[sel, 1][owner]
     return (np.bincount(owner, dx * dx, k) / cnt, np.bincount(owner, dy * dy, k) / cnt,
             np.bincount(owner, dx * dy, k) / cnt)
+
+
+def _blob_pixels(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray,
+                 area: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels of the blobs ``sel`` (rows of :func:`_blobs`' stats, its pixels ``blob_px``):
+    each one's blob (0 .. len(sel) - 1), x and y, blob by blob, each in raster order."""
+    xs, ys, first = blob_px
+    cnt = area[sel]
+    owner = np.repeat(np.arange(sel.size), cnt)
+    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
+    return owner, xs[at], ys[at]
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
