@@ -14,7 +14,10 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   filtered by size and shape (square vs round is learned from the examples too); a second look
   with an opening about half a die wide frees dice touched by lines or shapes of their colour; a
   die the colour of the table (or of a shape it lies on) is looked for among outlines closed by
-  edges alone, of the other dice's size and shape, typed by the nearest learned body colour.
+  edges alone (a region inside another one too), of the other dice's size and shape, typed by the
+  nearest learned body colour; last, at places without a sure reading, a closed outline filled
+  whole (its symbol's edges may cut its face into pieces) or the hull of an outline open on one
+  side (a sure reading there replaces an unsure one).
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
@@ -23,9 +26,11 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   handled by matching the query in 4x3 (dice) or 24 (tokens) rotations against the stored
   examples (each stored with small shifts and scalings).
 * **Decision**: each (type, face) scores by the mean of its two best-matching examples, minus the
-  colour distance as a penalty; a margin between the best and the runner-up. Too small a margin,
-  too weak a match or an unknown colour -> abstain with a reason. A sure reading is not tried on
-  the other outlines found at its place (speed).
+  colour distance as a penalty (a face name on several types whose examples match across the
+  types pools them, scored by the mean of its best 40 %: only colour tells those types apart);
+  a margin between the best and the runner-up. Too small a margin, too weak a match or an
+  unknown colour -> abstain with a reason. A sure reading is not tried on the other outlines
+  found at its place (speed).
 
 Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) -> list[dict]``,
 ``segment_single(image) -> mask``, ``SetModel.to_arrays()/from_arrays()`` for caching.
@@ -548,12 +553,6 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
         # masks: outlines closed by edges alone, of the others' size and shape, take the type of
         # the nearest learned body colour
         found += _edge_only(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types)
-        # last resort, at places where nothing else was found
-        taken = [cv2.minEnclosingCircle(f[1]) for f in found]
-        for f in _filled_outlines(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types):
-            (cx, cy), r = cv2.minEnclosingCircle(f[1])
-            if all(math.hypot(cx - x, cy - y) > 0.7 * max(r, r2) for (x, y), r2 in taken):
-                found.append(f)
     if info is not None:
         info.update(cuts=cuts[1:], med=good[len(good) // 2] if good else None, min_area=min_area)
     return _group(found, flat)
@@ -853,7 +852,7 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_margin": r["margin"], "_col": col, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
+    e = {"_margin": r["margin"], "_col": col, "_cnt": cnt, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
          "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
          "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
          "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
@@ -881,6 +880,12 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
 
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
+
+
+def _free(cnt: np.ndarray, places: list) -> bool:
+    """No place (x, y, side) holds this outline's centre."""
+    (cx, cy), r = cv2.minEnclosingCircle(cnt)
+    return all(math.hypot(cx - x, cy - y) > 0.7 * max(r, 0.7 * a) for x, y, a in places)
 
 
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
@@ -912,6 +917,18 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                     keep.append(f)
             classify(_group(keep, False))
             sure = [e for e in cand if e["face"] is not None]
+    if info.get("cuts") and info["med"] is not None:
+        # last resort, at places without a sure reading: outlines cut into pieces by the symbol
+        # or open on one side; a sure reading there replaces the unsure one, an unsure one is dropped
+        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure]
+        n0 = len(cand)
+        classify(_group([f for f in _filled_outlines(img_bgr, model, feat, info["cuts"], info["med"],
+                                                     info["min_area"], False)
+                         if _free(f[1], places)], False))
+        new = [e for e in cand[n0:] if e["face"] is not None]
+        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
+        cand = [e for e in cand[:n0] if e["face"] is not None or _free(e["_cnt"], spots)] + new
+        sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
     if ref:
