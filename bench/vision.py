@@ -196,7 +196,8 @@ def bench_synthetic(n: int, repeat: int) -> None:
     shadows, JPEG; then crowded trays of 20 small dice (18-26 px); then grey trays of 25 dice of
     22-40 px in all colours (white pips on red, blue, green, black...; dark pips on ivory,
     white, yellow...), about a third of them translucent; then the first kind seen by a low
-    camera (the top faces flatter than the side faces below them)."""
+    camera (the top faces flatter than the side faces below them); then dice of all colours
+    on a dark felt tray (black, green, wine or navy)."""
     sys.path.insert(0, str(ROOT / "tests" / "vision"))
     import synth_pips as sp
 
@@ -204,7 +205,8 @@ def bench_synthetic(n: int, repeat: int) -> None:
              ("synthetic, 20 dice of 18-26 px", {"n": 20, "size": (18.0, 26.0), "background": "grey"}),
              ("synthetic, 25 dice of 22-40 px, colours, translucent",
               {"n": 25, "size": (22.0, 40.0), "background": "grey", "translucent": 0.3}),
-             ("synthetic, 1-8 dice of 28-70 px, low camera (about 40 degrees above the table)", {"tilt": 0.75}))
+             ("synthetic, 1-8 dice of 28-70 px, low camera (about 40 degrees above the table)", {"tilt": 0.75}),
+             ("synthetic, 12 dice of 26-60 px on a dark felt tray", {"n": 12, "size": (26.0, 60.0), "background": "felt"}))
     for name, kw in kinds:
         frames = []
         for seed in range(n):

@@ -85,6 +85,11 @@ def _background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
         streaks = (np.sin((yy + warp * 2) / 1.7) > 0.97).astype(np.float32)
         img -= 40 * streaks[:, :, None]
         return np.clip(img, 0, 255).astype(np.uint8)
+    if kind == "felt":  # a dark dice tray lined with felt: black, green, wine or navy, fine fibres
+        colour = [(25, 25, 25), (30, 60, 20), (25, 20, 75), (65, 30, 15)][int(rng.integers(0, 4))]
+        fibres = cv2.GaussianBlur(rng.normal(0, 9, (h, w)).astype(np.float32), (0, 0), 0.8)
+        img = np.array(colour, np.float32)[None, None, :] * (1 + fibres[:, :, None] / 40)
+        return np.clip(img, 0, 255).astype(np.uint8)
     grey = int(rng.integers(90, 150))
     img = np.full((h, w, 3), grey, np.uint8)
     if kind == "dots":  # a mat printed with pip-like dots
