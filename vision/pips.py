@@ -99,6 +99,7 @@ _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
 _SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length, or wider than 1 / this) are squeezed
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
+_THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
 
 
 @dataclass
@@ -1294,6 +1295,34 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
+def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip]) -> list[_Face]:
+    """A small die's 3 whose corner pip's ring runs over the die's edge (darker body there
+    than around the middle pip) is not linked: its middle and other corner make a "2" too
+    close for a 2. A lone pip of like size just beyond that pair, in line and as far again,
+    is its third pip (taken from ``singles``)."""
+    out = []
+    for f in faces:
+        if f.ok or len(f.pips) != 2:
+            out.append(f)
+            continue
+        p, q = f.pips
+        d = _dist(p, q)
+        for a, b in ((p, q), (q, p)):
+            tx, ty = 2 * b.x - a.x, 2 * b.y - a.y  # (beyond b: b is the middle pip)
+            s = next((s for s in singles if s.polarity == p.polarity
+                      and math.hypot(s.x - tx, s.y - ty) < _THIRD_OFF * d
+                      and max(s.a, b.a) < 1.35 * min(s.a, b.a)  # (the size test of _similar)
+                      and _line_on_body(gs_by_pol[p.polarity], b, s)), None)
+            if s is not None:
+                f3 = _make_face(gs_by_pol, [a, b, s])
+                if f3.ok:
+                    singles.remove(s)
+                    f = f3
+                    break
+        out.append(f)
+    return out
+
+
 def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
     """``np.hypot(dx, dy) < lim`` (arrays that broadcast), exactly, at a fraction of the cost:
     the squared distance decides wherever it is clearly on one side of the limit, np.hypot
@@ -1401,6 +1430,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
                 continue
         faces.append(f)
     faces = _join_threes(gs_by_pol, faces)
+    faces = _complete_threes(gs_by_pol, faces, singles)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]

@@ -348,6 +348,19 @@ def test_packed_sixes_of_small_dice_are_read():
     assert not extra
 
 
+def test_small_threes_with_a_corner_ring_over_the_die_edge_are_read():
+    """3s on dice of 19 px: a corner pip's ring reaches over the die's edge (darker than the
+    middle pip's), so only the middle and the other corner link up, too close for a 2; the
+    lone pip in line beyond them completes the 3 (18 of 24 were read before)."""
+    colours = ("white", "ivory", "black", "red", "blue", "yellow")
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 19, 3, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=0.18) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, noise=2), seed=5)
+    assert sum(got == 3 for _v, got in pairs) >= 22, pairs
+    assert not any(isinstance(got, int) and got != 3 for _v, got in pairs), pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
