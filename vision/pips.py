@@ -97,7 +97,8 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
-_SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length, or wider than 1 / this) are squeezed
+_SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
+_ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 _THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
 
@@ -343,10 +344,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 # of round pips; a side face's row of squeezed pips stays squeezed). The
                 # moments of k touching discs of radius R: a = 2.236 R (k = 2), 3.416 R (3).
                 squeeze = (ba[n_] - 0.5) * (2.236 if len(split) == 2 else 3.416) / max(aa[n_] - 0.5, 1e-6)
-                rd, sth = 0.95, th
-                if squeeze < _SQUEEZED:
-                    rd = squeeze
-                elif squeeze * _SQUEEZED > 1:
+                # (the measured squeeze, up to a round pip's: a bar of round pips spaced a
+                # little apart reads a little squeezed, and its pieces must still match the
+                # pieces of the next bar, a 6's other column, measured the same way)
+                rd, sth = min(squeeze, _ROUND_PIECE), th
+                if squeeze * _SQUEEZED > 1:
                     rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:

@@ -361,6 +361,19 @@ def test_small_threes_with_a_corner_ring_over_the_die_edge_are_read():
     assert not extra
 
 
+def test_small_sixes_whose_columns_split_a_little_squeezed_are_read():
+    """6s on blurred dice of 21 px: each column merges into one bar, split into three pieces;
+    a column of round pips spaced a little apart measures a little squeezed, and its pieces
+    must still match the other column's (21 of 24 were read before)."""
+    colours = ("white", "ivory", "black", "red", "blue", "green")
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 21, 6, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=0.2) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    assert sum(got == 6 for _v, got in pairs) >= 23, pairs
+    assert sum(isinstance(got, int) and got != 6 for _v, got in pairs) <= 1, pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
