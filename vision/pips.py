@@ -98,6 +98,7 @@ _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the oth
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
 _SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
+_BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one pip: 0.78)
 _ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 _THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
@@ -270,7 +271,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
     den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
     efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
-    ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+    # (a bar of pips pinched deeply between them fills its ellipse less than one pip does)
+    ok = ((l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish)
+          & (efill > np.where(barish, _BAR_FILL, 0.78)) & (efill < 1.2))
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
     sk = sel[ks]

@@ -374,6 +374,18 @@ def test_small_sixes_whose_columns_split_a_little_squeezed_are_read():
     assert not extra
 
 
+def test_small_sixes_whose_columns_merge_with_deep_necks_are_read():
+    """6s on blurred dice of 19 px: a column of three pips merged into one bar pinched deeply
+    between its pips fills its ellipse less than a pip does (0.7-0.78), and must still be split
+    (22 of 24 were read before)."""
+    colours = ("white", "ivory", "black", "red", "blue", "green")
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 19, 6, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=0.19) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    assert all(got == 6 for _v, got in pairs) and len(pairs) == 24, pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
