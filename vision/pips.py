@@ -1954,6 +1954,10 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
             -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
     if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
+    # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
+    # into bars at this size: their pieces are pips as well.
+    for pol in fine:
+        fine[pol] += [p for p in pieces if p.polarity == pol]
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)

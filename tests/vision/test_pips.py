@@ -386,6 +386,19 @@ def test_small_sixes_whose_columns_merge_with_deep_necks_are_read():
     assert not extra
 
 
+def test_sixes_of_big_pips_on_small_dice_read_at_native_size_are_read():
+    """6s of big pips (0.21 of the face) on dice of 24 px: the pips are not tiny, so the tray is
+    read at its own size, where each column is one bar; its pieces count as pips there too
+    (14 of 24 were read before)."""
+    colours = ("white", "ivory", "black", "red", "blue", "green")
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 24, 6, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=0.21) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, noise=2), seed=5)
+    assert sum(got == 6 for _v, got in pairs) >= 22, pairs
+    assert not any(isinstance(got, int) and got != 6 for _v, got in pairs), pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
