@@ -98,6 +98,7 @@ _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the oth
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
 _SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
+_JUST_OVER = 1.1  # a round pip up to this much over the finest scale's size range is kept as a last resort
 _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one pip: 0.78)
 _ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
@@ -306,10 +307,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     rows = np.arange(ks.size)
     spread = rings[rows, 12] - rings[rows, np.where(cuts >= 2, 6, 4)]
     # A pip just over the size range, stretched by motion blur (not split as a bar), stays as
-    # a last resort (``stretched``: any other find of it wins); a round one over it is left to
-    # the next scale.
+    # a last resort (``stretched``: any other find of it wins); a round one far over it is left
+    # to the next scale. (A round one just over it too stays as a last resort: on a small die's
+    # 6, enlarged, the next scale merges a column of such pips into one blob.)
     stretched = (barish & (f == 1.0) & (rmax == _SCALES[0][2]) & (aa <= 1.3 * rmax)
-                 & (ba >= 0.6 * np.maximum(aa, rmax)) & (ba <= 0.85 * aa))
+                 & (ba >= 0.6 * np.maximum(aa, rmax)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax)))
     plain = (live & (~barish | stretched) & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
              & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
     todo = np.flatnonzero(try_split | plain).tolist()

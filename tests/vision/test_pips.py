@@ -399,6 +399,18 @@ def test_sixes_of_big_pips_on_small_dice_read_at_native_size_are_read():
     assert not extra
 
 
+def test_sixes_of_pips_just_over_the_finest_size_range_are_read():
+    """6s on blurred dice of 26 px, read enlarged: their round pips are just over the finest
+    scale's size range, and the next scale merges each column into one blob; they stay as
+    pips of last resort (one was read as a 2 before)."""
+    colours = ("white", "ivory", "black", "red", "blue", "green")
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 26, 6, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=0.2) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    assert all(got == 6 for _v, got in pairs) and len(pairs) == 24, pairs
+    assert not extra
+
+
 def test_ellipsis_in_print_is_not_a_three():
     """Three touching dots in a line on plain paper: no die outline around them."""
     img = np.full((200, 300, 3), 150, np.uint8)
