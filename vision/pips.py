@@ -97,8 +97,12 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
-_SQUEEZED = 0.8  # pieces of a bar narrower than this (x their length, or wider than 1 / this) are squeezed
+_SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
+_JUST_OVER = 1.1  # a round pip up to this much over the finest scale's size range is kept as a last resort
+_BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one pip: 0.78)
+_ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
+_THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
 
 
 @dataclass
@@ -268,7 +272,9 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
     den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
     efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
-    ok = (l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish) & (efill > 0.78) & (efill < 1.2)
+    # (a bar of pips pinched deeply between them fills its ellipse less than one pip does)
+    ok = ((l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish)
+          & (efill > np.where(barish, _BAR_FILL, 0.78)) & (efill < 1.2))
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
     sk = sel[ks]
@@ -301,10 +307,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     rows = np.arange(ks.size)
     spread = rings[rows, 12] - rings[rows, np.where(cuts >= 2, 6, 4)]
     # A pip just over the size range, stretched by motion blur (not split as a bar), stays as
-    # a last resort (``stretched``: any other find of it wins); a round one over it is left to
-    # the next scale.
+    # a last resort (``stretched``: any other find of it wins); a round one far over it is left
+    # to the next scale. (A round one just over it too stays as a last resort: on a small die's
+    # 6, enlarged, the next scale merges a column of such pips into one blob.)
     stretched = (barish & (f == 1.0) & (rmax == _SCALES[0][2]) & (aa <= 1.3 * rmax)
-                 & (ba >= 0.6 * np.maximum(aa, rmax)) & (ba <= 0.85 * aa))
+                 & (ba >= 0.6 * np.maximum(aa, rmax)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax)))
     plain = (live & (~barish | stretched) & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
              & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
     todo = np.flatnonzero(try_split | plain).tolist()
@@ -342,10 +349,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
                 # of round pips; a side face's row of squeezed pips stays squeezed). The
                 # moments of k touching discs of radius R: a = 2.236 R (k = 2), 3.416 R (3).
                 squeeze = (ba[n_] - 0.5) * (2.236 if len(split) == 2 else 3.416) / max(aa[n_] - 0.5, 1e-6)
-                rd, sth = 0.95, th
-                if squeeze < _SQUEEZED:
-                    rd = squeeze
-                elif squeeze * _SQUEEZED > 1:
+                # (the measured squeeze, up to a round pip's: a bar of round pips spaced a
+                # little apart reads a little squeezed, and its pieces must still match the
+                # pieces of the next bar, a 6's other column, measured the same way)
+                rd, sth = min(squeeze, _ROUND_PIECE), th
+                if squeeze * _SQUEEZED > 1:
                     rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
                 for sx, sy, sr, sspot in split:
                     if f != 1.0:
@@ -1300,6 +1308,34 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
+def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip]) -> list[_Face]:
+    """A small die's 3 whose corner pip's ring runs over the die's edge (darker body there
+    than around the middle pip) is not linked: its middle and other corner make a "2" too
+    close for a 2. A lone pip of like size just beyond that pair, in line and as far again,
+    is its third pip (taken from ``singles``)."""
+    out = []
+    for f in faces:
+        if f.ok or len(f.pips) != 2:
+            out.append(f)
+            continue
+        p, q = f.pips
+        d = _dist(p, q)
+        for a, b in ((p, q), (q, p)):
+            tx, ty = 2 * b.x - a.x, 2 * b.y - a.y  # (beyond b: b is the middle pip)
+            s = next((s for s in singles if s.polarity == p.polarity
+                      and math.hypot(s.x - tx, s.y - ty) < _THIRD_OFF * d
+                      and max(s.a, b.a) < 1.35 * min(s.a, b.a)  # (the size test of _similar)
+                      and _line_on_body(gs_by_pol[p.polarity], b, s)), None)
+            if s is not None:
+                f3 = _make_face(gs_by_pol, [a, b, s])
+                if f3.ok:
+                    singles.remove(s)
+                    f = f3
+                    break
+        out.append(f)
+    return out
+
+
 def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
     """``np.hypot(dx, dy) < lim`` (arrays that broadcast), exactly, at a fraction of the cost:
     the squared distance decides wherever it is clearly on one side of the limit, np.hypot
@@ -1407,6 +1443,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
                 continue
         faces.append(f)
     faces = _join_threes(gs_by_pol, faces)
+    faces = _complete_threes(gs_by_pol, faces, singles)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
@@ -1925,6 +1962,10 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
             -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
     if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
+    # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
+    # into bars at this size: their pieces are pips as well.
+    for pol in fine:
+        fine[pol] += [p for p in pieces if p.polarity == pol]
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
