@@ -1107,15 +1107,7 @@ def _locate(examples: list[Example], types: list[str]) -> list[np.ndarray | None
         allc = [(i, c) for i in idx for c in cands[i]]
         if not allc:
             continue
-        best_col, best_sup = None, -1.0
-        for _, (_, col, _) in allc:
-            sup = 0.0
-            for i in idx:
-                ds = [((c2[1] - col) / CONSENSUS_SCALE) for c2 in cands[i]]
-                if ds:
-                    sup += max(math.exp(-0.5 * float((d * d).sum())) * c2[2] for d, c2 in zip(ds, cands[i], strict=True))
-            if sup > best_sup:
-                best_col, best_sup = col, sup
+        best_col = allc[int(np.argmax(_colour_support(allc)))][1][1]
         for i in idx:
             if not cands[i]:
                 continue
@@ -1161,6 +1153,18 @@ def _locate(examples: list[Example], types: list[str]) -> list[np.ndarray | None
                 if co is not None:
                     first[i] = co[1][0]
     return first
+
+
+def _colour_support(allc: list[tuple[int, tuple]]) -> np.ndarray:
+    """Support of each candidate's colour, ``allc`` being (picture, (contour, colour, quality))
+    grouped by picture: over the pictures, the best colour likeness times shape quality among each
+    picture's candidates (all pairs at once: whole photos give many candidates)."""
+    cols = np.array([c[1] for _, c in allc], np.float32)
+    quals = np.array([c[2] for _, c in allc], np.float64)
+    z = (cols[:, None, :] - cols[None, :, :]) / CONSENSUS_SCALE
+    like = np.exp(-0.5 * (z * z).sum(axis=2).astype(np.float64)) * quals[None, :]
+    starts = np.flatnonzero(np.diff([-1] + [i for i, _ in allc]))  # each picture's first candidate
+    return np.maximum.reduceat(like, starts, axis=1).sum(axis=1)
 
 
 LOST_MIN_AREA = 0.4  # share of the other pictures' object area a blob needs, when nothing else was found

@@ -49,3 +49,19 @@ def test_photo_examples_learn_the_token_framed_as_in_a_close_up(learned):
     # whole photo: 0.46 before; found by its colour now: 0.99. All others: at least 0.58 (0.58 before)
     assert sims[CHECKERBOARD] > 0.9, sims[CHECKERBOARD]
     assert min(sims) > 0.5, [f"{k}: {s:.2f}" for k, s in enumerate(sims) if s <= 0.5]
+
+
+def test_colour_support_sums_each_pictures_best_likeness():
+    """The type's colour is the candidate colour with the most support: over the pictures, the best
+    of (colour likeness x shape quality) among each picture's candidates."""
+    grey = np.zeros(3, np.float32)
+    near = custom.CONSENSUS_SCALE * np.array([1, 0, 0], np.float32)   # one scale away: likeness e^-0.5
+    far = custom.CONSENSUS_SCALE * np.array([0, 0, 3], np.float32)    # three scales away: e^-4.5
+    allc = [(0, (None, grey, 1.0)), (0, (None, near, 0.5)), (3, (None, near, 1.0)), (3, (None, far, 1.0))]
+    sup = custom._colour_support(allc)
+    e = np.exp
+    want = [1.0 + e(-0.5),                                  # grey: itself in 0, near in 3
+            max(e(-0.5), 0.5) + 1.0,                        # near: grey in 0, itself in 3
+            max(e(-0.5), 0.5) + 1.0,
+            max(e(-4.5), 0.5 * e(-0.5 * 10)) + 1.0]         # far: grey in 0, itself in 3
+    np.testing.assert_allclose(sup, want, rtol=1e-5)
