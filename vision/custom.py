@@ -624,13 +624,22 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
                     if hc:
                         hc["touching"] = c["touching"]
                         comps.append(hc)
-        for c in comps:
-            if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 1.6 * med:
-                continue
-            d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
-            t = int(np.argmin(d2))
-            if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
-                found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.8))
+        found += _typed_outlines(img_bgr, model, feat, comps, 1.6 * med, 0.8, types)
+    return found
+
+
+def _typed_outlines(img_bgr, model: SetModel, feat, comps: list, max_area: float, weight: float,
+                    types=None) -> list:
+    """The outlines of ``comps`` that are whole, die-shaped, at most ``max_area`` and of a
+    taught type's colour (one of ``types``, if given): (type, contour, area, quality x weight)."""
+    found = []
+    for c in comps:
+        if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > max_area:
+            continue
+        d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
+        t = int(np.argmin(d2))
+        if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
+            found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * weight))
     return found
 
 
@@ -665,13 +674,7 @@ def _filled_outlines(img_bgr, model: SetModel, feat, cuts, med: float, min_area:
             if len(pts) and float((near[pts[:, 1], pts[:, 0]] > 0).mean()) >= HULL_ON_EDGES:
                 hc["touching"] = not allow_border and (x <= 0 or y <= 0 or x + bw >= w or y + bh >= h)
                 comps.append(hc)
-        for c in comps:
-            if c["touching"] or not _shape_ok(c, model.shape) or c["area"] > 2.0 * med:
-                continue
-            d2 = _colour_d2(model, _body_colour(img_bgr, c["cnt"], feat))
-            t = int(np.argmin(d2))
-            if d2[t] < EDGE_ANY_D2 and (types is None or t in types):
-                found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.75))
+        found += _typed_outlines(img_bgr, model, feat, comps, 2.0 * med, 0.75, types)
     return found
 
 
