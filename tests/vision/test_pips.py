@@ -348,14 +348,23 @@ def test_packed_sixes_of_small_dice_are_read():
     assert not extra
 
 
+def _tray_of_24(value: int, size: float, pip_ratio: float, blur: float, colours: tuple[str, ...]):
+    """24 dice showing ``value``, ``size`` px, in 4 rows of 6, on a grey tray seen a little
+    tilted: (label, read) pairs and extra readings."""
+    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, size, value, angle=7 * k + 3, colour=colours[k % 6],
+                pip_ratio=pip_ratio) for k in range(24)]
+    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=blur, noise=2), seed=5)
+    return pairs, extra
+
+
+_SIX_COLOURS = ("white", "ivory", "black", "red", "blue", "green")
+
+
 def test_small_threes_with_a_corner_ring_over_the_die_edge_are_read():
     """3s on dice of 19 px: a corner pip's ring reaches over the die's edge (darker than the
     middle pip's), so only the middle and the other corner link up, too close for a 2; the
     lone pip in line beyond them completes the 3 (18 of 24 were read before)."""
-    colours = ("white", "ivory", "black", "red", "blue", "yellow")
-    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 19, 3, angle=7 * k + 3, colour=colours[k % 6],
-                pip_ratio=0.18) for k in range(24)]
-    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, noise=2), seed=5)
+    pairs, extra = _tray_of_24(3, 19, 0.18, 0.0, ("white", "ivory", "black", "red", "blue", "yellow"))
     assert sum(got == 3 for _v, got in pairs) >= 22, pairs
     assert not any(isinstance(got, int) and got != 3 for _v, got in pairs), pairs
     assert not extra
@@ -365,10 +374,7 @@ def test_small_sixes_whose_columns_split_a_little_squeezed_are_read():
     """6s on blurred dice of 21 px: each column merges into one bar, split into three pieces;
     a column of round pips spaced a little apart measures a little squeezed, and its pieces
     must still match the other column's (21 of 24 were read before)."""
-    colours = ("white", "ivory", "black", "red", "blue", "green")
-    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 21, 6, angle=7 * k + 3, colour=colours[k % 6],
-                pip_ratio=0.2) for k in range(24)]
-    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    pairs, extra = _tray_of_24(6, 21, 0.2, 0.7, _SIX_COLOURS)
     assert sum(got == 6 for _v, got in pairs) >= 23, pairs
     assert sum(isinstance(got, int) and got != 6 for _v, got in pairs) <= 1, pairs
     assert not extra
@@ -378,10 +384,7 @@ def test_small_sixes_whose_columns_merge_with_deep_necks_are_read():
     """6s on blurred dice of 19 px: a column of three pips merged into one bar pinched deeply
     between its pips fills its ellipse less than a pip does (0.7-0.78), and must still be split
     (22 of 24 were read before)."""
-    colours = ("white", "ivory", "black", "red", "blue", "green")
-    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 19, 6, angle=7 * k + 3, colour=colours[k % 6],
-                pip_ratio=0.19) for k in range(24)]
-    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    pairs, extra = _tray_of_24(6, 19, 0.19, 0.7, _SIX_COLOURS)
     assert all(got == 6 for _v, got in pairs) and len(pairs) == 24, pairs
     assert not extra
 
@@ -390,10 +393,7 @@ def test_sixes_of_big_pips_on_small_dice_read_at_native_size_are_read():
     """6s of big pips (0.21 of the face) on dice of 24 px: the pips are not tiny, so the tray is
     read at its own size, where each column is one bar; its pieces count as pips there too
     (14 of 24 were read before)."""
-    colours = ("white", "ivory", "black", "red", "blue", "green")
-    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 24, 6, angle=7 * k + 3, colour=colours[k % 6],
-                pip_ratio=0.21) for k in range(24)]
-    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, noise=2), seed=5)
+    pairs, extra = _tray_of_24(6, 24, 0.21, 0.0, _SIX_COLOURS)
     assert sum(got == 6 for _v, got in pairs) >= 22, pairs
     assert not any(isinstance(got, int) and got != 6 for _v, got in pairs), pairs
     assert not extra
@@ -403,10 +403,7 @@ def test_sixes_of_pips_just_over_the_finest_size_range_are_read():
     """6s on blurred dice of 26 px, read enlarged: their round pips are just over the finest
     scale's size range, and the next scale merges each column into one blob; they stay as
     pips of last resort (one was read as a 2 before)."""
-    colours = ("white", "ivory", "black", "red", "blue", "green")
-    dice = [Die(60 + (k % 6) * 100, 80 + (k // 6) * 110, 26, 6, angle=7 * k + 3, colour=colours[k % 6],
-                pip_ratio=0.2) for k in range(24)]
-    _d, pairs, extra = _read_truth(Scene(background="grey", dice=dice, tilt=0.2, blur=0.7, noise=2), seed=5)
+    pairs, extra = _tray_of_24(6, 26, 0.2, 0.7, _SIX_COLOURS)
     assert all(got == 6 for _v, got in pairs) and len(pairs) == 24, pairs
     assert not extra
 
