@@ -675,14 +675,16 @@ class CameraService:
             state = self.state
             times = list(self._fps_times)
         age = None if frame is None else round(now - frame.t, 2)
+        error = self.error
         if state == "ok" and age is not None and age > self.lost_after:
             state = "lost"  # the thread is stuck inside the driver: say so at once
+            error = f"the camera stopped giving frames (none for {age:.1f} s)"
         fps = 0.0
         if len(times) >= 2 and now - times[-1] < self.lost_after:
             fps = (len(times) - 1) / max(1e-6, times[-1] - times[0])
         return {
             "state": state, "ok": state == "ok", "source": self.spec, "backend": self.backend,
-            "demo": self.demo, "error": self.error if state != "ok" else None,
+            "demo": self.demo, "error": error if state != "ok" else None,
             "since": self.since, "frame_age_s": age, "fps": round(fps, 1),
             "frames": frame.seq if frame else 0, "retries": self.retries,
             "retry_every_s": self.retry_every, "locked": dict(self.locked),
