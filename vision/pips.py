@@ -72,7 +72,8 @@ _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are r
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
-_TWO_RING = 0.12
+_TWO_RING = 0.12  # a 2's pips: largest body-level difference (x pip contrast) ...
+_TWO_RING_TWIN = 0.2  # ... and for round twin pips (a translucent die: the table shows through unevenly)
 _MORE_PIPS = 0.03  # splitting a group into faces: each pip counts as this much roundness
 _SAME_LIGHT = 0.14  # pips of one face: largest body-level difference (x pip contrast) ...
 _BIG_PIP = 5.0  # ... for pips this big (smaller pips' rings are noisier: 0.2)
@@ -1101,9 +1102,10 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     return int(ended.sum()) >= 8
 
 
-def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
+def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip, alone: bool = False) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
-    the side pip is more foreshortened) and the rest of the face between them is plain."""
+    the side pip is more foreshortened) and the rest of the face between them is plain.
+    ``alone``: no other pip links to them (they are not a part picked out of a larger group)."""
     if p.polarity != q.polarity:
         return False
     # The two pips of a 2 lie on one face, lit alike: their body levels match closely. A
@@ -1111,7 +1113,14 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     contrast = 0.5 * (p.contrast + q.contrast)
     dring = abs(p.ring - q.ring)
     if dring > _TWO_RING * contrast + 4:
-        return False
+        # A translucent die's body is not one level (the table and the die's own shadow show
+        # through it): two round pips alike in size and shape may differ more, when nothing
+        # else links to them. (A side-face pip beside a top 1 is foreshortened: not round, or
+        # not the 1's twin; a pip picked out of a larger group may be a neighbouring die's.)
+        twins = (alone and min(p.roundness, q.roundness) >= 0.8 and abs(p.roundness - q.roundness) <= 0.1
+                 and max(p.a, q.a) / min(p.a, q.a) <= 1.15)
+        if not twins or dring > _TWO_RING_TWIN * contrast + 4:
+            return False
     twin_body = dring <= max(6.0, 0.06 * contrast)
     size_tol = 1.3 if twin_body else 1.2
     if max(p.a, q.a) / min(p.a, q.a) > size_tol:
@@ -1149,8 +1158,8 @@ def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
     return float(np.hypot(cp[1] - cq[1], cp[2] - cq[2])) <= tol
 
 
-def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool:
-    return (_plausible_two(gs_by_pol, p, q) and _same_paint(img, p, q)
+def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip, alone: bool = False) -> bool:
+    return (_plausible_two(gs_by_pol, p, q, alone) and _same_paint(img, p, q)
             and _two_has_outline(img, p, q))
 
 
@@ -1424,7 +1433,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps) or _crowded_two(*ps, pips)):
+        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True) or _crowded_two(*ps, pips)):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1455,7 +1464,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_ok(gs_by_pol, img, p, q) and not _crowded_two(p, q, pips)):
+                    and _two_ok(gs_by_pol, img, p, q, alone=True) and not _crowded_two(p, q, pips)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):

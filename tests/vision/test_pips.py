@@ -591,3 +591,14 @@ def test_a_lone_logo_like_mark_without_dice_is_not_a_one():
     """Without dice read by their pips there is nothing to match a logo die against."""
     img, _ = render(Scene(dice=[Die(320, 240, 60, 1, colour="white", logo="star")], tilt=0.1), 1)
     assert read_pips(img) == []
+
+
+@pytest.mark.parametrize("seed, x, y", [(7, 132, 138), (21, 416, 244)])
+def test_translucent_two_with_an_uneven_body_is_a_two(seed, x, y):
+    """Seen through a translucent die, the table and the die's own shadow make its body lighter
+    at one pip of a 2 than at the other (a body-level step that otherwise says "a side face"):
+    two round twin pips linked to nothing else are still a 2 (they were read as a 1)."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 12 and abs(d["y"] - y) < 12]
+    assert [d["value"] for d in near] == [2], near
