@@ -85,6 +85,7 @@ _GHOST_DIP = 0.32  # ... a dip no deeper than this (x pip contrast) ...
 _GHOST_WIDE = 1.0  # ... and wider than this many pip radii is a translucent die's ghost pip
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
+_SIDE_RATIO_DIM = 2.5  # ... or this much smaller when they are much dimmer too (_DIM_SIDE)
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
@@ -1633,8 +1634,14 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
-            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
-                continue
+            ratio = max(t.r, o.r) / min(t.r, o.r)
+            if ratio > _SIDE_RATIO:
+                # (another die of other pips, unless the smaller face is also much dimmer: a
+                # side face, its pips squeezed and in shade, next to a blurred top face's
+                # swollen pips)
+                small, big = (i, j) if t.r < o.r else (j, i)
+                if ratio > _SIDE_RATIO_DIM or not fcon[big] > _DIM_SIDE * fcon[small]:
+                    continue
             d = math.hypot(o.cx - t.cx, o.cy - t.cy)
             s = max(_face_size(t), _face_size(o))
             if d >= 1.15 * s:
