@@ -1318,11 +1318,13 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
-def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip]) -> list[_Face]:
+def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip],
+                     lone: set[int] = frozenset()) -> list[_Face]:
     """A small die's 3 whose corner pip's ring runs over the die's edge (darker body there
     than around the middle pip) is not linked: its middle and other corner make a "2" too
     close for a 2. A lone pip of like size just beyond that pair, in line and as far again,
-    is its third pip (taken from ``singles``)."""
+    is its third pip (taken from ``singles``). ``lone``: the ids of the singles that linked
+    to no pip at all (see :func:`_threes_of_singles`)."""
     out = []
     for f in faces:
         if f.ok or len(f.pips) != 2:
@@ -1343,6 +1345,48 @@ def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singl
                     f = f3
                     break
         out.append(f)
+    return out + _threes_of_singles(gs_by_pol, singles, lone)
+
+
+def _threes_of_singles(gs_by_pol: dict[int, np.ndarray], singles: list[Pip], lone: set[int]) -> list[_Face]:
+    """A slightly blurred small die's 3 whose two corner pips' rings both run over the die's
+    edge (:func:`_complete_threes`): none of its pips links up. Three lone pips of like size,
+    evenly in line (the middle one between the others, as far from each), with plain body
+    between them and corners lit alike, are that 3 (taken from ``singles``). Only pips that
+    linked to no pip at all (ids in ``lone``) count: a pip left over when a group was split
+    into faces belongs to one of them (a row of a 6 beside its side face's pips)."""
+    out: list[_Face] = []
+    idx = [i for i, p in enumerate(singles) if id(p) in lone]
+    if len(idx) < 3:
+        return out
+    pool = [singles[i] for i in idx]
+    xy = np.array([[p.x, p.y] for p in pool])
+    ra = np.array([p.a for p in pool])
+    dd = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    used: set[int] = set()
+    for m in np.flatnonzero((dd < _TIGHT * ra[:, None]).sum(axis=1) >= 3).tolist():  # (itself and two more)
+        if m in used:
+            continue
+        mid = pool[m]
+        cand = [i for i in np.flatnonzero(dd[m] < _TIGHT * ra[m]).tolist() if i != m and i not in used
+                and pool[i].polarity == mid.polarity and max(ra[i], ra[m]) < 1.35 * min(ra[i], ra[m])]
+        for a, b in itertools.combinations(cand, 2):
+            p, q = pool[a], pool[b]
+            d = 0.5 * (dd[m, a] + dd[m, b])
+            contrast = 0.5 * (p.contrast + q.contrast)
+            if (math.hypot(p.x + q.x - 2 * mid.x, p.y + q.y - 2 * mid.y) > _THIRD_OFF * d
+                    or abs(p.ring - q.ring) > 0.2 * contrast + 4 or max(p.a, q.a) > 1.35 * min(p.a, q.a)
+                    or max(u.roundness for u in (p, q, mid)) - min(u.roundness for u in (p, q, mid)) > 0.22):
+                continue  # (alike as _similar's pips, their body level aside: a print's strokes are not)
+            if not all(_lines_on_body(gs_by_pol, [(mid, p), (mid, q)])):
+                continue
+            f3 = _make_face(gs_by_pol, [p, mid, q])
+            if f3.ok:
+                used.update((a, b, m))
+                out.append(f3)
+                break
+    for i in sorted((idx[k] for k in used), reverse=True):
+        del singles[i]
     return out
 
 
@@ -1429,9 +1473,11 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
     singles: list[Pip] = []
+    lone: set[int] = set()  # (the pips that linked to no other)
     for ps in groups:
         if len(ps) == 1:
             singles.append(ps[0])
+            lone.add(id(ps[0]))
             continue
         f = _make_face(gs_by_pol, ps)
         if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True) or _crowded_two(*ps, pips)):
@@ -1453,7 +1499,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
                 continue
         faces.append(f)
     faces = _join_threes(gs_by_pol, faces)
-    faces = _complete_threes(gs_by_pol, faces, singles)
+    faces = _complete_threes(gs_by_pol, faces, singles, lone)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
