@@ -1275,6 +1275,32 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     return out
 
 
+def _third_row(f: _Face, left: list[Pip]) -> bool:
+    """Is this 4 two rows of a 6 (an oblong, twice as long as wide) with a pip of its group
+    left over where the 6's third row would continue it? A 6 one of whose pips was not found
+    (merged into the die's rim, or lost in glare) splits into such a 4 and leftovers."""
+    if len(f.pips) != 4 or not left:
+        return False
+    q = _face_corners(f)
+    if q is None:
+        return False
+    sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
+    short, long_ = min(sides), max(sides)
+    if long_ < 1.5 * short:
+        return False
+    for k in range(4):
+        c, n = q[k], q[k - 1]
+        s = math.hypot(c[0] - n[0], c[1] - n[1])
+        if s > 1.25 * short:
+            continue  # (along a long side: no third row that way)
+        for a, b in ((c, n), (n, c)):
+            tx, ty = 2 * a[0] - b[0], 2 * a[1] - b[1]
+            if any(math.hypot(p.x - tx, p.y - ty) < 0.35 * s and p.polarity == f.polarity
+                   and _similar(p, f.pips[0], 1.3) for p in left):
+                return True
+    return False
+
+
 def _interleaved(subs: list[_Face]) -> bool:
     """Do two of these faces overlap (each one's centre well inside the other's pattern)?"""
     def extent(f: _Face) -> float:
@@ -1495,7 +1521,12 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             if subs:
                 faces.extend(subs)
                 taken = {id(p) for sf in subs for p in sf.pips}
-                singles.extend(p for p in ps if id(p) not in taken)  # maybe a 1 beside them
+                left = [p for p in ps if id(p) not in taken]
+                for sf in subs:
+                    if sf.ok and _third_row(sf, left):
+                        sf.ok = False
+                        sf.reason = "doubtful: four pips of a six whose other pips were not all found"
+                singles.extend(left)  # maybe a 1 beside them
                 continue
         faces.append(f)
     faces = _join_threes(gs_by_pol, faces)
