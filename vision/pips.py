@@ -2247,9 +2247,20 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     scale = _WORK_SIDE / side
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     out, tiny = _read_native(small, scale)
+    if not tiny and len(out) < 3:
+        # Few dice (or none) with big pips on the small copy: a close-up of a die or two, or
+        # a tray of small dice far away, too small to show there or looking like the pips of
+        # one die. A copy twice as large tells: it wins when it reads many more dice (a
+        # close-up's side faces, read there, are a die or two more).
+        s2 = min(1.0, 2 * scale)
+        out2, tiny2 = _read_full(img) if s2 == 1.0 else _read_at(img, s2, tiny=True)
+        v, v2 = (sum(d["value"] is not None for d in o) for o in (out, out2))
+        if v2 < (1 if v == 0 else max(3, 2 * v + 1)):
+            return out
+        out, tiny, scale = out2, tiny2, s2
     while scale < 1.0 and (tiny or _pip_radius(out, scale) < _FINE_PIP):
         scale = min(1.0, 2 * scale)
-        out2, tiny = _read_at(img, scale, tiny=True)
+        out2, tiny = _read_full(img) if scale == 1.0 else _read_at(img, scale, tiny=True)
         # the finer reading is the surer one, unless it lost dice
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
@@ -2294,6 +2305,19 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
             for k in ("x", "y", "w", "h"):
                 d[k] = round(d[k] / scale, 1)
     return out, tiny
+
+
+def _read_full(img: np.ndarray) -> tuple[list[dict], bool]:
+    """A large picture read at its own size (the last step of :func:`read_pips`). Small dice
+    far away (a tray of 20 dice of about 20 px in a phone's picture) still have tiny pips
+    there: as in a small picture (:func:`_read_native`), they are read on a copy enlarged
+    _UPSCALE times, only around the spots seen at full size."""
+    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    seen: list[np.ndarray] = []
+    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True)
+    if not found[1]:
+        return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
+    return _read_at(img, 1.0, (gray, *found), tiny=True)
 
 
 def _tiny_pips(pips: list[Pip]) -> bool:

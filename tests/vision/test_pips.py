@@ -639,3 +639,20 @@ def test_six_split_into_a_four_and_a_leftover_row_pip_is_not_a_four(seed, kind, 
     img, _ = render(sp.random_scene(seed, **kw), seed)
     near = [d for d in read_pips(img) if abs(d["x"] - x) < 15 and abs(d["y"] - y) < 15]
     assert [d["value"] for d in near] in ([None], [6]), near
+
+
+@pytest.mark.parametrize("seed, width", [(8, 1920), (2, 1920), (3, 1280)])
+def test_tray_of_small_dice_in_a_large_picture_is_read(seed, width):
+    """A phone's picture of a tray of 20 dice of 18-26 px (the tray a small part of the
+    picture): on the reader's 640 px copy the dice are 6-13 px, too small to show or looking
+    like the pips of one die; read again larger, and at full size on a copy enlarged around
+    the spots as a small picture's small dice are, they read as in a 640 px picture."""
+    import synth_pips as sp
+    img, truth = render(sp.random_scene(seed, n=20, size=(18.0, 26.0), background="grey"), seed)
+    h = width * 3 // 4
+    big = np.full((h, width, 3), np.median(img.reshape(-1, 3), axis=0).astype(np.uint8), np.uint8)
+    y0, x0 = (h - 480) // 2, (width - 640) // 2
+    big[y0:y0 + 480, x0:x0 + 640] = img
+    dice = read_pips(big)
+    pairs, extra = match([(t["x"] + x0, t["y"] + y0, t["value"]) for t in truth], dice, tol=12)
+    assert sum(v == got for v, got in pairs) >= 19 and not extra, (pairs, extra)
