@@ -1028,7 +1028,9 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     if p.roundness < 0.6:
         return False
     solidity, circ = _blob_shape(gs, p)
-    if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
+    # (below 4 px a round pip's outline is a staircase of few pixels: solidity about 0.86)
+    small_disc = p.a < 4 and p.roundness >= 0.85
+    if solidity < (0.82 if small_disc else 0.88) or circ < (0.74 if p.a >= 4 else 0.6):
         return False
     return _clean_rings(gs, p, rings)
 
