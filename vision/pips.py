@@ -1626,7 +1626,7 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     """Which way (unit vector) side faces lie from their top faces in this picture: down in an
     upright picture, unless the dice that show it clearly (two faces of clearly different
     roundness) agree on another way (a picture turned sideways, a camera mounted turned)."""
-    votes = []
+    by_side: dict[int, list[tuple[float, float]]] = {}
     if len(faces) < 2:
         return 0.0, 1.0
     # (pairs that can vote, found all at once: the same tests, the distance with a hair of
@@ -1643,7 +1643,10 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
         if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
             continue
         top, side = (t, o) if t.roundness > o.roundness else (o, t)
-        votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+        # (one vote per side face: two faces competing for the top of one die, a 4 and a 3
+        # sharing pips, are one die's say, not two)
+        by_side.setdefault(id(side), []).append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+    votes = [(sum(v[0] for v in vs) / len(vs), sum(v[1] for v in vs) / len(vs)) for vs in by_side.values()]
     if len(votes) >= 2:
         gx, gy = sum(v[0] for v in votes) / len(votes), sum(v[1] for v in votes) / len(votes)
         n = math.hypot(gx, gy)

@@ -666,3 +666,15 @@ def test_small_clean_one_is_not_rejected_for_its_pixel_outline():
     img, _ = render(sp.random_scene(26, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 26)
     near = [d for d in read_pips(img) if abs(d["x"] - 303) < 10 and abs(d["y"] - 214) < 10]
     assert [d["value"] for d in near] == [1], near
+
+
+def test_one_die_with_two_candidate_tops_does_not_turn_the_camera():
+    """Light falling off across a tray of 20 small dice (a lamp at one side): one die whose 4
+    and 3 compete for its top face (sharing pips) gave two votes for "side faces lie to the
+    right" and, with one more die, turned every die's choice of top face sideways (a 6 lost
+    to its side face's row of three). Each side face votes once."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(33, n=20, size=(18.0, 26.0), background="grey"), 33)
+    img = np.clip(img * np.linspace(1.1, 0.65, img.shape[1], dtype=np.float32)[None, :, None], 0, 255).astype(np.uint8)
+    near = [d for d in read_pips(img) if abs(d["x"] - 448) < 10 and abs(d["y"] - 87) < 10]
+    assert [d["value"] for d in near] == [6], near
