@@ -522,7 +522,7 @@ def _finish_tray(finish: str) -> dict:
 
 def test_marbled_dice_are_mostly_read():
     """Swirls of a second colour through the body cross the lines between pips and look like
-    the seam between touching dice. Measured: 127 of 144 right, 5 wrong, 5 extra: a guard
+    the seam between touching dice. Measured: 128 of 144 right, 4 wrong, 4 extra: a guard
     against getting worse (the target is the xfail below)."""
     c = _finish_tray("marbled")
     assert c["right"] >= 0.75 * c["total"], c
@@ -546,8 +546,9 @@ def test_a_low_camera_reads_the_upper_face_not_the_rounder_one():
 
 def test_translucent_dice_are_mostly_read():
     """The ghost pips of a translucent die's bottom face run into its pips at the pip threshold
-    (one lopsided blob); the pip is measured on its dark core then. Measured: 123 of 144 right,
-    5 wrong, 8 extra (99 right, 17 extra before the core was used): a guard against getting
+    (one lopsided blob); the pip is measured on its dark core then. Measured: 129 of 144 right,
+    2 wrong, 6 extra (123, 5 and 8 before a 2's round twin pips could differ in body level;
+    99 right, 17 extra before the core was used): a guard against getting
     worse (the target is the xfail below)."""
     c = _finish_tray("translucent")
     assert c["right"] >= 0.8 * c["total"], c
@@ -555,7 +556,7 @@ def test_translucent_dice_are_mostly_read():
 
 
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 88 % and 85 %", strict=False)
+                          "face, mottled body) read at 89 % and 90 %", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
