@@ -72,7 +72,8 @@ _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are r
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
-_TWO_RING = 0.12
+_TWO_RING = 0.12  # a 2's pips: largest body-level difference (x pip contrast) ...
+_TWO_RING_TWIN = 0.2  # ... and for round twin pips (a translucent die: the table shows through unevenly)
 _MORE_PIPS = 0.03  # splitting a group into faces: each pip counts as this much roundness
 _SAME_LIGHT = 0.14  # pips of one face: largest body-level difference (x pip contrast) ...
 _BIG_PIP = 5.0  # ... for pips this big (smaller pips' rings are noisier: 0.2)
@@ -84,6 +85,7 @@ _GHOST_DIP = 0.32  # ... a dip no deeper than this (x pip contrast) ...
 _GHOST_WIDE = 1.0  # ... and wider than this many pip radii is a translucent die's ghost pip
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
+_SIDE_RATIO_DIM = 2.5  # ... or this much smaller when they are much dimmer too (_DIM_SIDE)
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
@@ -1026,7 +1028,9 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     if p.roundness < 0.6:
         return False
     solidity, circ = _blob_shape(gs, p)
-    if solidity < 0.88 or circ < (0.74 if p.a >= 4 else 0.6):
+    # (below 4 px a round pip's outline is a staircase of few pixels: solidity about 0.86)
+    small_disc = p.a < 4 and p.roundness >= 0.85
+    if solidity < (0.82 if small_disc else 0.88) or circ < (0.74 if p.a >= 4 else 0.6):
         return False
     return _clean_rings(gs, p, rings)
 
@@ -1101,9 +1105,10 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     return int(ended.sum()) >= 8
 
 
-def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
+def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip, alone: bool = False) -> bool:
     """Two pips make a 2 only if they are twins (a top-face 1 and a side-face pip are not:
-    the side pip is more foreshortened) and the rest of the face between them is plain."""
+    the side pip is more foreshortened) and the rest of the face between them is plain.
+    ``alone``: no other pip links to them (they are not a part picked out of a larger group)."""
     if p.polarity != q.polarity:
         return False
     # The two pips of a 2 lie on one face, lit alike: their body levels match closely. A
@@ -1111,7 +1116,14 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip) -> bool:
     contrast = 0.5 * (p.contrast + q.contrast)
     dring = abs(p.ring - q.ring)
     if dring > _TWO_RING * contrast + 4:
-        return False
+        # A translucent die's body is not one level (the table and the die's own shadow show
+        # through it): two round pips alike in size and shape may differ more, when nothing
+        # else links to them. (A side-face pip beside a top 1 is foreshortened: not round, or
+        # not the 1's twin; a pip picked out of a larger group may be a neighbouring die's.)
+        twins = (alone and min(p.roundness, q.roundness) >= 0.8 and abs(p.roundness - q.roundness) <= 0.1
+                 and max(p.a, q.a) / min(p.a, q.a) <= 1.15)
+        if not twins or dring > _TWO_RING_TWIN * contrast + 4:
+            return False
     twin_body = dring <= max(6.0, 0.06 * contrast)
     size_tol = 1.3 if twin_body else 1.2
     if max(p.a, q.a) / min(p.a, q.a) > size_tol:
@@ -1149,8 +1161,8 @@ def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
     return float(np.hypot(cp[1] - cq[1], cp[2] - cq[2])) <= tol
 
 
-def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool:
-    return (_plausible_two(gs_by_pol, p, q) and _same_paint(img, p, q)
+def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip, alone: bool = False) -> bool:
+    return (_plausible_two(gs_by_pol, p, q, alone) and _same_paint(img, p, q)
             and _two_has_outline(img, p, q))
 
 
@@ -1265,6 +1277,32 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     return out
 
 
+def _third_row(f: _Face, left: list[Pip]) -> bool:
+    """Is this 4 two rows of a 6 (an oblong, twice as long as wide) with a pip of its group
+    left over where the 6's third row would continue it? A 6 one of whose pips was not found
+    (merged into the die's rim, or lost in glare) splits into such a 4 and leftovers."""
+    if len(f.pips) != 4 or not left:
+        return False
+    q = _face_corners(f)
+    if q is None:
+        return False
+    sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
+    short, long_ = min(sides), max(sides)
+    if long_ < 1.5 * short:
+        return False
+    for k in range(4):
+        c, n = q[k], q[k - 1]
+        s = math.hypot(c[0] - n[0], c[1] - n[1])
+        if s > 1.25 * short:
+            continue  # (along a long side: no third row that way)
+        for a, b in ((c, n), (n, c)):
+            tx, ty = 2 * a[0] - b[0], 2 * a[1] - b[1]
+            if any(math.hypot(p.x - tx, p.y - ty) < 0.35 * s and p.polarity == f.polarity
+                   and _similar(p, f.pips[0], 1.3) for p in left):
+                return True
+    return False
+
+
 def _interleaved(subs: list[_Face]) -> bool:
     """Do two of these faces overlap (each one's centre well inside the other's pattern)?"""
     def extent(f: _Face) -> float:
@@ -1308,11 +1346,13 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
-def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip]) -> list[_Face]:
+def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singles: list[Pip],
+                     lone: set[int] = frozenset()) -> list[_Face]:
     """A small die's 3 whose corner pip's ring runs over the die's edge (darker body there
     than around the middle pip) is not linked: its middle and other corner make a "2" too
     close for a 2. A lone pip of like size just beyond that pair, in line and as far again,
-    is its third pip (taken from ``singles``)."""
+    is its third pip (taken from ``singles``). ``lone``: the ids of the singles that linked
+    to no pip at all (see :func:`_threes_of_singles`)."""
     out = []
     for f in faces:
         if f.ok or len(f.pips) != 2:
@@ -1333,6 +1373,48 @@ def _complete_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face], singl
                     f = f3
                     break
         out.append(f)
+    return out + _threes_of_singles(gs_by_pol, singles, lone)
+
+
+def _threes_of_singles(gs_by_pol: dict[int, np.ndarray], singles: list[Pip], lone: set[int]) -> list[_Face]:
+    """A slightly blurred small die's 3 whose two corner pips' rings both run over the die's
+    edge (:func:`_complete_threes`): none of its pips links up. Three lone pips of like size,
+    evenly in line (the middle one between the others, as far from each), with plain body
+    between them and corners lit alike, are that 3 (taken from ``singles``). Only pips that
+    linked to no pip at all (ids in ``lone``) count: a pip left over when a group was split
+    into faces belongs to one of them (a row of a 6 beside its side face's pips)."""
+    out: list[_Face] = []
+    idx = [i for i, p in enumerate(singles) if id(p) in lone]
+    if len(idx) < 3:
+        return out
+    pool = [singles[i] for i in idx]
+    xy = np.array([[p.x, p.y] for p in pool])
+    ra = np.array([p.a for p in pool])
+    dd = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    used: set[int] = set()
+    for m in np.flatnonzero((dd < _TIGHT * ra[:, None]).sum(axis=1) >= 3).tolist():  # (itself and two more)
+        if m in used:
+            continue
+        mid = pool[m]
+        cand = [i for i in np.flatnonzero(dd[m] < _TIGHT * ra[m]).tolist() if i != m and i not in used
+                and pool[i].polarity == mid.polarity and max(ra[i], ra[m]) < 1.35 * min(ra[i], ra[m])]
+        for a, b in itertools.combinations(cand, 2):
+            p, q = pool[a], pool[b]
+            d = 0.5 * (dd[m, a] + dd[m, b])
+            contrast = 0.5 * (p.contrast + q.contrast)
+            if (math.hypot(p.x + q.x - 2 * mid.x, p.y + q.y - 2 * mid.y) > _THIRD_OFF * d
+                    or abs(p.ring - q.ring) > 0.2 * contrast + 4 or max(p.a, q.a) > 1.35 * min(p.a, q.a)
+                    or max(u.roundness for u in (p, q, mid)) - min(u.roundness for u in (p, q, mid)) > 0.22):
+                continue  # (alike as _similar's pips, their body level aside: a print's strokes are not)
+            if not all(_lines_on_body(gs_by_pol, [(mid, p), (mid, q)])):
+                continue
+            f3 = _make_face(gs_by_pol, [p, mid, q])
+            if f3.ok:
+                used.update((a, b, m))
+                out.append(f3)
+                break
+    for i in sorted((idx[k] for k in used), reverse=True):
+        del singles[i]
     return out
 
 
@@ -1419,12 +1501,14 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
     singles: list[Pip] = []
+    lone: set[int] = set()  # (the pips that linked to no other)
     for ps in groups:
         if len(ps) == 1:
             singles.append(ps[0])
+            lone.add(id(ps[0]))
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps) or _crowded_two(*ps, pips)):
+        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True) or _crowded_two(*ps, pips)):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1439,11 +1523,16 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             if subs:
                 faces.extend(subs)
                 taken = {id(p) for sf in subs for p in sf.pips}
-                singles.extend(p for p in ps if id(p) not in taken)  # maybe a 1 beside them
+                left = [p for p in ps if id(p) not in taken]
+                for sf in subs:
+                    if sf.ok and _third_row(sf, left):
+                        sf.ok = False
+                        sf.reason = "doubtful: four pips of a six whose other pips were not all found"
+                singles.extend(left)  # maybe a 1 beside them
                 continue
         faces.append(f)
     faces = _join_threes(gs_by_pol, faces)
-    faces = _complete_threes(gs_by_pol, faces, singles)
+    faces = _complete_threes(gs_by_pol, faces, singles, lone)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
@@ -1455,7 +1544,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_ok(gs_by_pol, img, p, q) and not _crowded_two(p, q, pips)):
+                    and _two_ok(gs_by_pol, img, p, q, alone=True) and not _crowded_two(p, q, pips)):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
@@ -1537,7 +1626,7 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     """Which way (unit vector) side faces lie from their top faces in this picture: down in an
     upright picture, unless the dice that show it clearly (two faces of clearly different
     roundness) agree on another way (a picture turned sideways, a camera mounted turned)."""
-    votes = []
+    by_side: dict[int, list[tuple[float, float]]] = {}
     if len(faces) < 2:
         return 0.0, 1.0
     # (pairs that can vote, found all at once: the same tests, the distance with a hair of
@@ -1554,7 +1643,10 @@ def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
         if not 0 < d < 1.15 * max(_face_size(t), _face_size(o)):
             continue
         top, side = (t, o) if t.roundness > o.roundness else (o, t)
-        votes.append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+        # (one vote per side face: two faces competing for the top of one die, a 4 and a 3
+        # sharing pips, are one die's say, not two)
+        by_side.setdefault(id(side), []).append(((side.cx - top.cx) / d, (side.cy - top.cy) / d))
+    votes = [(sum(v[0] for v in vs) / len(vs), sum(v[1] for v in vs) / len(vs)) for vs in by_side.values()]
     if len(votes) >= 2:
         gx, gy = sum(v[0] for v in votes) / len(votes), sum(v[1] for v in votes) / len(votes)
         n = math.hypot(gx, gy)
@@ -1624,8 +1716,14 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
                 continue
-            if max(t.r, o.r) / min(t.r, o.r) > _SIDE_RATIO:
-                continue
+            ratio = max(t.r, o.r) / min(t.r, o.r)
+            if ratio > _SIDE_RATIO:
+                # (another die of other pips, unless the smaller face is also much dimmer: a
+                # side face, its pips squeezed and in shade, next to a blurred top face's
+                # swollen pips)
+                small, big = (i, j) if t.r < o.r else (j, i)
+                if ratio > _SIDE_RATIO_DIM or not fcon[big] > _DIM_SIDE * fcon[small]:
+                    continue
             d = math.hypot(o.cx - t.cx, o.cy - t.cy)
             s = max(_face_size(t), _face_size(o))
             if d >= 1.15 * s:
@@ -2154,9 +2252,20 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
     scale = _WORK_SIDE / side
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     out, tiny = _read_native(small, scale)
+    if not tiny and len(out) < 3:
+        # Few dice (or none) with big pips on the small copy: a close-up of a die or two, or
+        # a tray of small dice far away, too small to show there or looking like the pips of
+        # one die. A copy twice as large tells: it wins when it reads many more dice (a
+        # close-up's side faces, read there, are a die or two more).
+        s2 = min(1.0, 2 * scale)
+        out2, tiny2 = _read_full(img) if s2 == 1.0 else _read_at(img, s2, tiny=True)
+        v, v2 = (sum(d["value"] is not None for d in o) for o in (out, out2))
+        if v2 < (1 if v == 0 else max(3, 2 * v + 1)):
+            return out
+        out, tiny, scale = out2, tiny2, s2
     while scale < 1.0 and (tiny or _pip_radius(out, scale) < _FINE_PIP):
         scale = min(1.0, 2 * scale)
-        out2, tiny = _read_at(img, scale, tiny=True)
+        out2, tiny = _read_full(img) if scale == 1.0 else _read_at(img, scale, tiny=True)
         # the finer reading is the surer one, unless it lost dice
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
@@ -2201,6 +2310,19 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
             for k in ("x", "y", "w", "h"):
                 d[k] = round(d[k] / scale, 1)
     return out, tiny
+
+
+def _read_full(img: np.ndarray) -> tuple[list[dict], bool]:
+    """A large picture read at its own size (the last step of :func:`read_pips`). Small dice
+    far away (a tray of 20 dice of about 20 px in a phone's picture) still have tiny pips
+    there: as in a small picture (:func:`_read_native`), they are read on a copy enlarged
+    _UPSCALE times, only around the spots seen at full size."""
+    gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    seen: list[np.ndarray] = []
+    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True)
+    if not found[1]:
+        return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
+    return _read_at(img, 1.0, (gray, *found), tiny=True)
 
 
 def _tiny_pips(pips: list[Pip]) -> bool:

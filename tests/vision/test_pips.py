@@ -522,7 +522,7 @@ def _finish_tray(finish: str) -> dict:
 
 def test_marbled_dice_are_mostly_read():
     """Swirls of a second colour through the body cross the lines between pips and look like
-    the seam between touching dice. Measured: 127 of 144 right, 5 wrong, 5 extra: a guard
+    the seam between touching dice. Measured: 128 of 144 right, 4 wrong, 4 extra: a guard
     against getting worse (the target is the xfail below)."""
     c = _finish_tray("marbled")
     assert c["right"] >= 0.75 * c["total"], c
@@ -546,8 +546,9 @@ def test_a_low_camera_reads_the_upper_face_not_the_rounder_one():
 
 def test_translucent_dice_are_mostly_read():
     """The ghost pips of a translucent die's bottom face run into its pips at the pip threshold
-    (one lopsided blob); the pip is measured on its dark core then. Measured: 123 of 144 right,
-    5 wrong, 8 extra (99 right, 17 extra before the core was used): a guard against getting
+    (one lopsided blob); the pip is measured on its dark core then. Measured: 129 of 144 right,
+    2 wrong, 6 extra (123, 5 and 8 before a 2's round twin pips could differ in body level;
+    99 right, 17 extra before the core was used): a guard against getting
     worse (the target is the xfail below)."""
     c = _finish_tray("translucent")
     assert c["right"] >= 0.8 * c["total"], c
@@ -555,7 +556,7 @@ def test_translucent_dice_are_mostly_read():
 
 
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 88 % and 85 %", strict=False)
+                          "face, mottled body) read at 89 % and 90 %", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
@@ -591,3 +592,90 @@ def test_a_lone_logo_like_mark_without_dice_is_not_a_one():
     """Without dice read by their pips there is nothing to match a logo die against."""
     img, _ = render(Scene(dice=[Die(320, 240, 60, 1, colour="white", logo="star")], tilt=0.1), 1)
     assert read_pips(img) == []
+
+
+@pytest.mark.parametrize("seed, x, y", [(7, 132, 138), (21, 416, 244)])
+def test_translucent_two_with_an_uneven_body_is_a_two(seed, x, y):
+    """Seen through a translucent die, the table and the die's own shadow make its body lighter
+    at one pip of a 2 than at the other (a body-level step that otherwise says "a side face"):
+    two round twin pips linked to nothing else are still a 2 (they were read as a 1)."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 12 and abs(d["y"] - y) < 12]
+    assert [d["value"] for d in near] == [2], near
+
+
+def test_side_faces_beside_a_blurred_top_face_are_not_read():
+    """Slightly out of focus, small dice's top-face pips swell while the squeezed pips of the
+    side faces below stay small: more than 1.8 times smaller, they were taken for another
+    die's face and reported (abstentions beside the die). Much dimmer too, they are its sides."""
+    import synth_pips as sp
+    img, truth = render(sp.random_scene(22, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 22)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    dice = read_pips(img)
+    near = [d for d in dice if abs(d["x"] - 543) < 20 and abs(d["y"] - 330) < 20]
+    assert [d["value"] for d in near] == [6], near  # a blue 6 with two side faces of three pips below
+    assert len(dice) <= len(truth) + 3, (len(dice), len(truth))
+
+
+@pytest.mark.parametrize("seed, x, y", [(2, 82, 275), (11, 179, 131), (25, 226, 403), (35, 114, 334), (8, 37, 137)])
+def test_blurred_small_threes_whose_pips_link_to_none_are_read(seed, x, y):
+    """Dice of about 20 px slightly out of focus: both corner pips' rings of a 3 run over the
+    die's darker edge, so none of the three pips links to another (their body levels differ).
+    Three like lone pips, evenly in line, are the 3 (they were missed)."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=20, size=(18.0, 26.0), background="grey"), seed)
+    near = [d for d in read_pips(cv2.GaussianBlur(img, (0, 0), 0.8)) if abs(d["x"] - x) < 10 and abs(d["y"] - y) < 10]
+    assert [d["value"] for d in near] == [3], near
+
+
+@pytest.mark.parametrize("seed, kind, x, y", [(25, "felt", 417, 140), (19, "small", 450, 89)])
+def test_six_split_into_a_four_and_a_leftover_row_pip_is_not_a_four(seed, kind, x, y):
+    """A 6 one of whose pips is not found (run into the die's rim) splits into two rows (an
+    oblong 4) and a leftover pip where the third row continues it: not a 4 (it was read as
+    one), an abstention."""
+    import synth_pips as sp
+    kw = {"felt": {"n": 12, "size": (26.0, 60.0), "background": "felt"},
+          "small": {"n": 20, "size": (18.0, 26.0), "background": "grey"}}[kind]
+    img, _ = render(sp.random_scene(seed, **kw), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 15 and abs(d["y"] - y) < 15]
+    assert [d["value"] for d in near] in ([None], [6]), near
+
+
+@pytest.mark.parametrize("seed, width", [(8, 1920), (2, 1920), (3, 1280)])
+def test_tray_of_small_dice_in_a_large_picture_is_read(seed, width):
+    """A phone's picture of a tray of 20 dice of 18-26 px (the tray a small part of the
+    picture): on the reader's 640 px copy the dice are 6-13 px, too small to show or looking
+    like the pips of one die; read again larger, and at full size on a copy enlarged around
+    the spots as a small picture's small dice are, they read as in a 640 px picture."""
+    import synth_pips as sp
+    img, truth = render(sp.random_scene(seed, n=20, size=(18.0, 26.0), background="grey"), seed)
+    h = width * 3 // 4
+    big = np.full((h, width, 3), np.median(img.reshape(-1, 3), axis=0).astype(np.uint8), np.uint8)
+    y0, x0 = (h - 480) // 2, (width - 640) // 2
+    big[y0:y0 + 480, x0:x0 + 640] = img
+    dice = read_pips(big)
+    pairs, extra = match([(t["x"] + x0, t["y"] + y0, t["value"]) for t in truth], dice, tol=12)
+    assert sum(v == got for v, got in pairs) >= 19 and not extra, (pairs, extra)
+
+
+def test_small_clean_one_is_not_rejected_for_its_pixel_outline():
+    """A 1 of a small pip (radius about 2.5 px, pip 0.15 of a 31 px face): the outline of so
+    few pixels is a staircase, its solidity about 0.86 even for a perfect disc; below 4 px the
+    shape test allows that (it was missed), as it already allowed a lower circularity."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(26, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 26)
+    near = [d for d in read_pips(img) if abs(d["x"] - 303) < 10 and abs(d["y"] - 214) < 10]
+    assert [d["value"] for d in near] == [1], near
+
+
+def test_one_die_with_two_candidate_tops_does_not_turn_the_camera():
+    """Light falling off across a tray of 20 small dice (a lamp at one side): one die whose 4
+    and 3 compete for its top face (sharing pips) gave two votes for "side faces lie to the
+    right" and, with one more die, turned every die's choice of top face sideways (a 6 lost
+    to its side face's row of three). Each side face votes once."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(33, n=20, size=(18.0, 26.0), background="grey"), 33)
+    img = np.clip(img * np.linspace(1.1, 0.65, img.shape[1], dtype=np.float32)[None, :, None], 0, 255).astype(np.uint8)
+    near = [d for d in read_pips(img) if abs(d["x"] - 448) < 10 and abs(d["y"] - 87) < 10]
+    assert [d["value"] for d in near] == [6], near
