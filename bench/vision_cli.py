@@ -18,8 +18,8 @@ from pathlib import Path
 import cv2
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# first, even when PYTHONPATH has it: this folder's vision.py must not shadow the package
+sys.path.insert(0, str(ROOT))
 
 from bench.vision import DEFAULT, find_images, load_labels, match  # noqa: E402
 
