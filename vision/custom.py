@@ -1190,6 +1190,17 @@ def _crop_to(e: Example, cnt: np.ndarray, margin: float) -> tuple[Example, np.nd
     return Example(e.type, e.face, e.image[y0:y1, x0:x1], e.source), cnt - [x0, y0]
 
 
+def _agreed_outline(img: np.ndarray, c: np.ndarray | None, c1: np.ndarray | None) -> np.ndarray | None:
+    """The detector's outline ``c`` of an example, unless the colour-blind outline ``c1`` (which
+    agreed in colour with the other pictures) is not the whole picture and ``c`` differs from it
+    in area by more than 0.7..1.4x (or is missing): then ``c1``."""
+    if c1 is not None and cv2.contourArea(c1) < 0.9 * img.shape[0] * img.shape[1]:
+        a1 = cv2.contourArea(c1)
+        if c is None or not 0.7 * a1 <= cv2.contourArea(c) <= 1.4 * a1:
+            return c1
+    return c if c is not None else c1
+
+
 def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[str]]:
     """Learn colours, shape and icon descriptors from examples. Returns (model, warnings)."""
     warnings: list[str] = []
@@ -1246,7 +1257,11 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                        np.zeros((0, 1), np.float32), np.zeros(0, np.int32))
     # refine the body colours from the detector's own view of each example
     for _ in range(2):
-        conts = [_example_object(e.image, partial, tindex[e.type]) for e in examples]
+        # the detector's view may be the table around the object (its colour model is still wide
+        # from the first guess): where it disagrees in size with the colour-blind outline, that
+        # outline (which agreed with the other pictures) is taken, as in pass 2
+        conts = [_agreed_outline(e.image, _example_object(e.image, partial, tindex[e.type]), c1)
+                 for e, c1 in zip(examples, first, strict=True)]
         pix = {i: [] for i in range(len(types))}
         for e, c in zip(examples, conts, strict=True):
             if c is None:
@@ -1271,13 +1286,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     uidx: list[int] = []  # which example each used picture is
     ucols: list[np.ndarray] = []
     for ei, (e, c1) in enumerate(zip(examples, first, strict=True)):
-        c = _example_object(e.image, partial, tindex[e.type])
-        if c1 is not None and cv2.contourArea(c1) < 0.9 * e.image.shape[0] * e.image.shape[1]:
-            a1 = cv2.contourArea(c1)
-            if c is None or not 0.7 * a1 <= cv2.contourArea(c) <= 1.4 * a1:
-                c = c1  # the colour-blind outline agreed with the other pictures; trust it
-        if c is None:
-            c = c1
+        c = _agreed_outline(e.image, _example_object(e.image, partial, tindex[e.type]), c1)
         feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
         if c is None:
             c = _whole(e.image)
