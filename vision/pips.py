@@ -906,38 +906,28 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
 
 
 class _Lab:
-    """The image in (lightly blurred) Lab colour, converted only where needed: in tiles of
-    _LAB_TILE px, each converted once (blurred with a pixel of margin, so every pixel is as in
-    a conversion of the whole blurred image) the first time a crop needs it."""
+    """The image in (lightly blurred) Lab colour, converted only where needed: each crop is
+    converted when asked for (blurred with a pixel of margin, so every pixel is as in a
+    conversion of the whole blurred image). (The crops asked for are small, a few thousand
+    pixels at most: converting them again costs less than looking up a cache of converted
+    tiles would.)"""
 
     def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
         self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
-        self._lab: np.ndarray | None = None
-        self._done: np.ndarray | None = None
         self._flat: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """The Lab colour of the rows y0 .. y1 - 1 and columns x0 .. x1 - 1 (y0, x0 >= 0; the
+        ends are cut at the picture's edge)."""
         h, w = self.img.shape[:2]
-        if self._lab is None:
-            t = _LAB_TILE
-            self._lab = np.empty((h, w, 3 if self.img.ndim == 3 else 1), np.uint8)
-            self._done = np.zeros(((h + t - 1) // t, (w + t - 1) // t), bool)
-        done = self._done
-        assert done is not None
-        ya, yb, xa, xb = max(0, y0), min(y1, h), max(0, x0), min(x1, w)
-        if ya < yb and xa < xb:
-            t = _LAB_TILE
-            ty0, ty1, tx0, tx1 = ya // t, (yb - 1) // t + 1, xa // t, (xb - 1) // t + 1
-            todo = ~done[ty0:ty1, tx0:tx1]
-            if todo.any():
-                rows = np.flatnonzero(todo.any(axis=1))
-                cols = np.flatnonzero(todo.any(axis=0))
-                # one conversion of the rectangle of tiles still missing (a few tiles twice)
-                self._convert((ty0 + int(rows[0])) * t, min(h, (ty0 + int(rows[-1]) + 1) * t),
-                              (tx0 + int(cols[0])) * t, min(w, (tx0 + int(cols[-1]) + 1) * t))
-                done[ty0 + int(rows[0]):ty0 + int(rows[-1]) + 1, tx0 + int(cols[0]):tx0 + int(cols[-1]) + 1] = True
-        return self._lab[y0:y1, x0:x1]
+        y1, x1 = min(y1, h), min(x1, w)
+        if y1 <= y0 or x1 <= x0:
+            return np.zeros((max(0, y1 - y0), max(0, x1 - x0), 3 if self.img.ndim == 3 else 1), np.uint8)
+        ya, xa = max(0, y0 - 1), max(0, x0 - 1)
+        part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
+        part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
+        return part[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
 
     def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """Lab colour at the pixels (ys, xs) (integer arrays of one shape, inside the picture):
@@ -968,13 +958,6 @@ class _Lab:
         if self.img.ndim == 3:
             part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
         return part.reshape(ys.shape + (-1,))
-
-    def _convert(self, y0: int, y1: int, x0: int, x1: int) -> None:
-        h, w = self.img.shape[:2]
-        ya, xa = max(0, y0 - 1), max(0, x0 - 1)
-        part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
-        part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
-        self._lab[y0:y1, x0:x1] = part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
 
 _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
