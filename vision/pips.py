@@ -145,9 +145,10 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
 
 
 def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
-                      th: list[float], k: float, n: int = 16) -> np.ndarray:
+                      th: list[float], k: float, n: int = 16, neg: np.ndarray | None = None) -> np.ndarray:
     """:func:`_ring_samples` of many ellipses at once (centres, semi-axes as arrays, orientations
-    as a list), with the very same arithmetic (the same grey values come out)."""
+    as a list), with the very same arithmetic (the same grey values come out). ``neg``: the
+    rows sampled in the negative of ``img`` (see :func:`_flip`)."""
     cos_t, sin_t = _UNIT[n]
     ca = np.array([math.cos(t) for t in th])[:, None]
     sa = np.array([math.sin(t) for t in th])[:, None]
@@ -156,7 +157,16 @@ def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarr
     ys = (y[:, None] + ex * sa + ey * ca + 0.5).astype(np.intp)
     np.minimum(np.maximum(xs, 0, out=xs), img.shape[1] - 1, out=xs)
     np.minimum(np.maximum(ys, 0, out=ys), img.shape[0] - 1, out=ys)
-    return img[ys, xs].astype(np.float32)
+    return _flip(img[ys, xs], neg).astype(np.float32)
+
+
+def _flip(v: np.ndarray, neg: np.ndarray | None) -> np.ndarray:
+    """Grey values sampled (rows: blobs) in the dark-pip image, turned into those of its negative
+    (255 - v, the light-pip image) in the rows ``neg``: both polarities' blobs are measured
+    together, on one image."""
+    if neg is None or not neg.any():
+        return v
+    return np.where(neg.reshape((-1,) + (1,) * (v.ndim - 1)), 255 - v, v)
 
 
 def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
@@ -198,33 +208,40 @@ class _Masks:
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
-               bars: bool | list = False) -> list[Pip]:
-    """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
+               scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
+               bars: bool | list = False) -> dict[int, list[Pip]]:
+    """Pips of both polarities (dark pips: +1, light pips: -1), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
-    (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
+    (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey of the
+    dark-pip polarity: the light pips are measured on its negative).
     With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
     """
-    pips: list[Pip] = []
+    pips: dict[int, list[Pip]] = {+1: [], -1: []}
     for k in scales:
         block, rmin, rmax = _SCALES[k]
         (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
-                                  seen if k == 0 else None, bars))
+        m = masks(block)
+        # (both polarities' blobs in one go: the per-blob tests are the same for each blob,
+        # and half as many numpy calls)
+        for pol, found in _find_pips_at((m[+1], m[-1]), gs, rmin / f, rmax / f, f,
+                                        seen if k == 0 else None, bars).items():
+            pips[pol].extend(found)
     return pips
 
 
-def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
-    pips: list[Pip] = []
-    h, w = mask.shape
-    stats, cents, blob_px = _blobs(mask)
+def _find_pips_at(masks: tuple[np.ndarray, np.ndarray], gs: np.ndarray, rmin: float, rmax: float,
+                  f: float, seen: list | None = None, bars: bool | list = False) -> dict[int, list[Pip]]:
+    """The pips in the dark-pip and light-pip masks ``masks`` at one scale, measured on ``gs``
+    (the dark-pip grey; the light pips on its negative): {+1: dark pips, -1: light pips}."""
+    out: dict[int, list[Pip]] = {+1: [], -1: []}
+    h, w = masks[0].shape
+    stats, cents, blob_px, neg_all = _blobs(masks)
     if not len(stats):
-        return pips
+        return out
     area = stats[:, cv2.CC_STAT_AREA]
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
@@ -246,14 +263,15 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
            & (fill > 0.25) & (fill < 0.95)) if (bars is True or isinstance(bars, list)) and f == 1.0 else np.zeros_like(ok)
     idx = np.nonzero(ok | bar)[0]
     if idx.size == 0:
-        return pips
+        return out
     # Quick contrast test on 8 ring points before any per-blob work.
     cx0, cy0 = cents[idx, 0], cents[idx, 1]
     rad = 0.75 * np.maximum(bw[idx], bh[idx]) + 1.0
     rx = _clamp(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), w - 1)
     ry = _clamp(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), h - 1)
-    ringv = gs[ry, rx].astype(np.float32)
-    spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
+    neg = neg_all[idx]
+    ringv = _flip(gs[ry, rx], neg).astype(np.float32)
+    spotv = _flip(gs[np.round(cy0).astype(int), np.round(cx0).astype(int)], neg).astype(np.float32)
     ringv.sort(axis=1)
     med = 0.5 * (ringv[:, 3] + ringv[:, 4])  # median of 8 (grey levels: exact)
     con = med - spotv
@@ -262,7 +280,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # the blobs that pass are taken all at once too.
     sel = idx[good]
     if not sel.size:
-        return pips
+        return out
     mu20, mu02, mu11 = _blob_moments(blob_px, sel, area, cents)
     common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
@@ -278,12 +296,13 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
     sk = sel[ks]
+    neg = neg_all[sk]
     cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
-    spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
+    spota = _flip(gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)], neg).astype(np.float64)
     thl = tha.tolist()
     if not ks.size:
-        return pips
-    rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5)
+        return out
+    rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5, neg=neg)
     rings.sort(axis=1)
     rmean = (0.5 * (rings[:, 7] + rings[:, 8])).astype(np.float64)  # median of 16
     contrasts = rmean - spota
@@ -294,7 +313,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     kk, jj = _INNER
     iy = _clamp(np.round(cys + kk * as_ * sa_ + jj * bs * ca_).astype(np.intp), gs.shape[0] - 1)
     ix = _clamp(np.round(cxs + kk * as_ * ca_ - jj * bs * sa_).astype(np.intp), gs.shape[1] - 1)
-    inner = gs[iy, ix].max(axis=1).astype(np.float64)
+    inner = _flip(gs[iy, ix], neg).max(axis=1).astype(np.float64)
     # The ring must be body (neighbouring pips may cut into a quarter of it at most), and
     # clearly lighter than the spot.
     live = (contrasts >= 30) & (cuts <= 6)
@@ -316,7 +335,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
              & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
     todo = np.flatnonzero(try_split | plain).tolist()
     if not todo:
-        return pips
+        return out
     if f != 1.0:
         px, py, pa, pb = (cxa + 0.5) * f - 0.5, (cya + 0.5) * f - 0.5, aa * f, ba * f
     else:
@@ -328,7 +347,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     cores = {}
     if long_.size:
         ok, ccx, ccy, crd, cth = _pip_cores(blob_px, gs, sk[long_], area, spota[long_] + 0.5 * contrasts[long_],
-                                            cxa[long_], cya[long_], aa[long_])
+                                            cxa[long_], cya[long_], aa[long_], neg[long_])
         for m in np.flatnonzero(ok).tolist():
             n_, wd = int(long_[m]), float(ba[long_[m]])
             cx_, cy_ = float(ccx[m]), float(ccy[m])
@@ -338,8 +357,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     tried = np.flatnonzero(try_split).tolist()
     splits = dict(zip(tried, _split_bars(gs, cxa[tried].tolist(), cya[tried].tolist(), aa[tried].tolist(),
                                          ba[tried].tolist(), [thl[i] for i in tried],
-                                         rmean[tried].tolist()), strict=True)) if tried else {}
+                                         rmean[tried].tolist(), neg[tried].tolist()), strict=True)) if tried else {}
+    pols = np.where(neg, -1, 1).tolist()
     for n_ in todo:
+        polarity = pols[n_]
+        pips = out[polarity]
         split = splits.get(n_)
         if split is not None:
             if split:
@@ -366,23 +388,23 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
         if n_ in cores:
             col = (*cores[n_], *col[5:])
         pips.append(Pip(*col, polarity, bool(barish[n_])))
-    return pips
+    return out
 
 
 def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarray, ks: np.ndarray,
                area: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
-               length: np.ndarray) -> tuple[np.ndarray, ...]:
+               length: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, ...]:
     """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
     shadow) makes one lopsided blob at the pip threshold; its part darker than ``half`` (half
     way between spot and body) is the pip itself. For the blobs ``ks`` (rows of :func:`_blobs`'
     stats, its pixels ``blob_px``), all at once: whether that core is round and off the blob's
     centre ``bx, by`` (a pip seen at a slant has its core in the middle), and the core's
-    centre, roundness and orientation. (Its size stays the blob's semi-minor axis, which the
+    centre, roundness and orientation. ``neg``: the blobs measured on the negative of ``gs``. (Its size stays the blob's semi-minor axis, which the
     spot did not stretch: measured at the pip threshold, as other pips are.)"""
     k = ks.size
     nb = area[ks]
     owner, px, py = _blob_pixels(blob_px, ks, area)
-    core = gs[py, px] < half[owner]
+    core = _flip(gs[py, px], neg[owner] if neg.any() else None) < half[owner]
     o = owner[core]
     xs, ys = px[core].astype(np.float64), py[core].astype(np.float64)
     n = np.bincount(o, minlength=k)
@@ -403,34 +425,50 @@ def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarra
 _INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
 
 
-def _blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """The 8-connected blobs of a 0/1 mask: the stats and centroids of
-    ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
-    each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
+def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray],
+                                                np.ndarray]:
+    """The 8-connected blobs of 0/1 masks of one size (the dark-pip mask, then the light-pip
+    one): the stats and centroids of ``cv2.connectedComponentsWithStats`` of each mask without
+    the background's row (the same values; the first mask's blobs first), each blob's pixels
+    (x, y, the blob's first row in them: blob by blob, each in raster order), and which blobs
+    are of the second mask.
 
     OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
-    they are summed over the marked pixels only, from the labels alone."""
-    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-    # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
-    small = cv2.countNonZero(mask) < 65000
-    n, labels = cv2.connectedComponentsWithAlgorithm(
-        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
-    at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
-    lab = labels.ravel()[at]
+    they are summed over the marked pixels only, from the labels alone (all masks' at once)."""
+    ats, labs, counts = [], [], []
+    nlab = 0
+    for mask in masks:
+        # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
+        # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
+        small = cv2.countNonZero(mask) < 65000
+        n, labels = cv2.connectedComponentsWithAlgorithm(
+            mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+        at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
+        lab = labels.ravel()[at]
+        if nlab:
+            lab = lab.astype(np.int64) + nlab  # (the blobs after the first mask's)
+        ats.append(at)
+        labs.append(lab)
+        counts.append(n - 1)
+        nlab += n - 1
+    at, lab = (ats[0], labs[0]) if len(masks) == 1 else (np.concatenate(ats), np.concatenate(labs))
+    neg = np.repeat(np.arange(len(masks)) > 0, counts)
+    n = nlab + 1
     if n <= 1 << 16:
         lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
     at = at[np.argsort(lab, kind="stable")]
     area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
-    ys = at // mask.shape[1]
-    xs = at - ys * mask.shape[1]
+    width = masks[0].shape[1]
+    ys = at // width
+    xs = at - ys * width
     if not area.size:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first), neg
     x0, y0 = np.minimum.reduceat(xs, first), ys[first]
     stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
                      axis=1).astype(np.int32)
     cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
-    return stats, cents, (xs, ys, first)
+    return stats, cents, (xs, ys, first), neg
 
 
 def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
@@ -462,10 +500,11 @@ _K3 = np.ones(3) / 3  # a 3-sample running mean
 
 
 def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
-               body: float) -> list[tuple[float, float, float, float]]:
+               body: float, neg: bool = False) -> list[tuple[float, float, float, float]]:
     """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
     show as dark dips with lighter necks between them: returns (x, y, radius, darkness) of
-    each pip, or [] for a bar without necks (one stretched pip)."""
+    each pip, or [] for a bar without necks (one stretched pip). ``neg``: measured on the
+    negative of ``gs``."""
     # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
     if all(abs(2 * (a - 0.5) / k - 2 * (b - 0.5)) > 0.4 * (2 * (a - 0.5) / k) for k in (3, 2)):
         return []
@@ -473,7 +512,7 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     ts = np.arange(-a, a + 0.01, 0.5)
     xs = _clamp(np.round(cx + ts * ca).astype(int), gs.shape[1] - 1)
     ys = _clamp(np.round(cy + ts * sa).astype(int), gs.shape[0] - 1)
-    v = np.convolve(gs[ys, xs].astype(np.float32), _K3, mode="same")
+    v = np.convolve((255 - gs[ys, xs] if neg else gs[ys, xs]).astype(np.float32), _K3, mode="same")
     core = float(v[2:-2].min()) if v.size > 4 else float(v.min())
     contrast = body - core
     if contrast < 30:
@@ -509,7 +548,7 @@ def _bar_pieces(tl: list[float], vl: list[float], core: float, contrast: float, 
 
 
 def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float], b: list[float],
-                th: list[float], body: list[float]) -> list[list[tuple[float, float, float, float]]]:
+                th: list[float], body: list[float], neg: list[bool]) -> list[list[tuple[float, float, float, float]]]:
     """:func:`_split_bar` of many bars at once (the profiles along all bars sampled and
     smoothed together, with the very same arithmetic: the same pieces come out)."""
     out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
@@ -524,7 +563,7 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     lens = [t.size for t in ts]
     if min(lens) < 3:  # (never for real bars; one by one then)
         for i in go:
-            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i])
+            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i], neg[i])
         return out
     cs = [(math.cos(th[i]), math.sin(th[i])) for i in go]
     n = np.array(lens)
@@ -538,7 +577,8 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     # profile as np.convolve(..., mode="same") of the profile alone does)
     starts = np.cumsum(n) - n + np.arange(1, len(go) + 1)
     row = np.zeros(int(n.sum()) + len(go) + 1, np.float64)
-    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = gs[ys, xs]
+    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = _flip(gs[ys, xs], np.array(
+        [neg[i] for i in go])[rep])
     v_all = np.convolve(row, _K3, mode="same").tolist()
     t_list = t_all.tolist()
     o = 0
@@ -1941,8 +1981,7 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     # Deciding whether the pips are tiny, count pips split from bars too: on small, blurred
     # dice a 6's columns may all be bars at this size.
     pieces: list[Pip] = []
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen, pieces if stop_if_tiny else bars),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
+    fine = _find_pips((full, gs_dark), (full, gs_dark), (0,), seen, pieces if stop_if_tiny else bars)
     if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
@@ -1953,8 +1992,8 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest, bars=bars))
-            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest, bars=bars)))
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars)
+    pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -2043,10 +2082,10 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
-    for pol, gp, hp in ((+1, gs, half_s), (-1, 255 - gs, 255 - half_s)):
-        ps = (_find_pips((full, gp), (full, gp), pol, (0,), bars=bars)
-              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,), bars=bars))
-        out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
+    fine = _find_pips((full, gs), (full, gs), (0,), bars=bars)
+    more = _find_pips((full, gs), (half_m, half_s), (1, 2) if coarse else (1,), bars=bars)
+    for pol in (+1, -1):
+        out.extend(_dedupe(_unpack(fine[pol] + more[pol], regions, tiles, gray.shape)))
     return out, gs_by_pol
 
 
