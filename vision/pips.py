@@ -853,14 +853,14 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
             mid = dc.index(min(dc))
             corners = pl[:mid] + pl[mid + 1:]
             ccx, ccy = _mean_xy(corners)
-            size = sum(math.hypot(x - ccx, y - ccy) for x, y in corners) / 4
+            size = sum([math.hypot(x - ccx, y - ccy) for x, y in corners]) / 4
             if dc[mid] > 0.2 * size:
                 return False, 0.0, "five pips without a centre pip"
         else:
             corners, ccx, ccy = pl, cx, cy
         # Order corners by angle around the centre: a parallelogram has equal opposite sides.
         q = sorted(corners, key=lambda pt: math.atan2(pt[1] - ccy, pt[0] - ccx))
-        size = sum(math.hypot(x - ccx, y - ccy) for x, y in q) / 4
+        size = sum([math.hypot(x - ccx, y - ccy) for x, y in q]) / 4
         err = math.hypot((q[0][0] + q[2][0]) / 2 - (q[1][0] + q[3][0]) / 2,
                          (q[0][1] + q[2][1]) / 2 - (q[1][1] + q[3][1]) / 2) / max(size, 1e-6)
         sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
@@ -878,7 +878,7 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
         dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
         for ix in _ROWS6:
             rows = tuple([pl[i] for i in row] for row in ix)
-            worst = 0.0
+            ends = []  # each row's two end pips (the farthest apart) and their distance
             dirs = []
             for at, rw in zip(ix, rows, strict=True):
                 i, j, span = 0, 1, dd[at[0], at[1]]
@@ -886,16 +886,24 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
                     dab = dd[at[a], at[b]]
                     if dab > span:
                         i, j, span = a, b, dab
-                k = 3 - i - j
-                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
-                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+                ends.append((i, j, span))
                 dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
+            # (the cheap tests first: most splits have rows that are not parallel)
             par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+            if not par > 0.9:
+                continue
             m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
             sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             # The rows lie side by side (apart across their direction), not end to end.
             across = abs((m2[0] - m1[0]) * dirs[0][1] - (m2[1] - m1[1]) * dirs[0][0])
-            if par > 0.9 and across >= 0.8 * sep and sep >= 2.2 * rb and worst < best[0]:
+            if not (across >= 0.8 * sep and sep >= 2.2 * rb):
+                continue
+            worst = 0.0
+            for (i, j, span), rw in zip(ends, rows, strict=True):
+                k = 3 - i - j
+                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
+                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+            if worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
@@ -904,7 +912,8 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
 
 
 def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
-    return sum(x for x, _y in pl) / len(pl), sum(y for _x, y in pl) / len(pl)
+    # (sums of lists, not of generators: the same sums, quicker)
+    return sum([x for x, _y in pl]) / len(pl), sum([y for _x, y in pl]) / len(pl)
 
 
 _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
@@ -1378,7 +1387,7 @@ def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
 
 def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
     """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
-    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, booleans out)."""
+    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, a boolean array out)."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
@@ -1389,9 +1398,10 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
         close = (_hypot_lt(xy[ii, 0] - xy[jj, 0], xy[ii, 1] - xy[jj, 1], reach * 0.5 * (ra[ii] + ra[jj]))
                  & (pol[ii] == pol[jj]))
         ii, jj = ii[close], jj[close]
-        for i, j, ok in zip(ii.tolist(), jj.tolist(), ok_pairs(ii, jj), strict=True):
-            if ok:
-                uf.union(i, j)
+        ok = ok_pairs(ii, jj)
+        # (only the linked pairs are walked in Python: the groups do not depend on the others)
+        for i, j in zip(ii[ok].tolist(), jj[ok].tolist(), strict=True):
+            uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
@@ -1426,7 +1436,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     at = np.array([[p.x, p.y, p.a, p.b, p.ring, p.spot, p.polarity] for p in pips]).reshape(-1, 7)
     similar = _similar_pairs(pips)
 
-    def tight(ii: np.ndarray, jj: np.ndarray) -> list[bool]:
+    def tight(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
         """Are the pairs of pips (index arrays) tightly linked? (All pairs at once.)"""
         x, y, a, b, ring, spot, pol = at.T
         d = np.array([math.hypot(u, v) for u, v in zip((x[ii] - x[jj]).tolist(), (y[ii] - y[jj]).tolist(),
@@ -1435,9 +1445,10 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         rb = 0.5 * (np.sqrt(a[ii] * b[ii]) + np.sqrt(a[jj] * b[jj]))
         near = (1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)
         i, j = ii[near], jj[near]
-        lines = iter(_lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
-                                                            spot[i], spot[j], pol[i]], axis=1)))
-        return [ok and next(lines) for ok in near.tolist()]
+        linked = near.copy()
+        linked[near] = _lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
+                                                              spot[i], spot[j], pol[i]], axis=1))
+        return linked
 
     groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
