@@ -221,36 +221,57 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
     such bars go to it instead (the other pips are the same as without ``bars``).
     """
     pips: dict[int, list[Pip]] = {+1: [], -1: []}
-    for k in scales:
-        block, rmin, rmax = _SCALES[k]
-        (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        m = masks(block)
-        # (both polarities' blobs in one go: the per-blob tests are the same for each blob,
-        # and half as many numpy calls)
-        for pol, found in _find_pips_at((m[+1], m[-1]), gs, rmin / f, rmax / f, f,
-                                        seen if k == 0 else None, bars).items():
+    # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
+    # ones, both on ``full``): the per-blob tests are the same for each blob, with far fewer
+    # numpy calls. (Each scale's pips still come after those of the scales before it.)
+    runs = [[k] for k in scales]
+    if len(runs) > 1 and scales[0] == 0 and scales[1] == 1:
+        runs[:2] = [[0, 1]]
+    for run in runs:
+        (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[run[0]]
+        ms, rmins, rmaxs = [], [], []
+        for k in run:
+            block, rmin, rmax = _SCALES[k]
+            m = masks(block)
+            ms += [m[+1], m[-1]]
+            rmins += [rmin / f] * 2
+            rmaxs += [rmax / f] * 2
+        for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
+                                        bars).items():
             pips[pol].extend(found)
     return pips
 
 
-def _find_pips_at(masks: tuple[np.ndarray, np.ndarray], gs: np.ndarray, rmin: float, rmax: float,
+def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[float], rmaxs: list[float],
                   f: float, seen: list | None = None, bars: bool | list = False) -> dict[int, list[Pip]]:
-    """The pips in the dark-pip and light-pip masks ``masks`` at one scale, measured on ``gs``
-    (the dark-pip grey; the light pips on its negative): {+1: dark pips, -1: light pips}."""
+    """The pips in ``masks`` (pairs of a dark-pip and a light-pip mask, one pair per scale, of
+    pip radii ``rmins`` to ``rmaxs``: one per mask), measured on ``gs`` (the dark-pip grey; the
+    light pips on its negative): {+1: dark pips, -1: light pips}, each scale's after those of
+    the scales before it. With ``seen``, the first pair's spot-sized blobs go to it."""
     out: dict[int, list[Pip]] = {+1: [], -1: []}
     h, w = masks[0].shape
-    stats, cents, blob_px, neg_all = _blobs(masks)
+    stats, cents, blob_px, src = _blobs(masks)
     if not len(stats):
         return out
+    neg_all = src % 2 == 1
+    # each blob's size range (plain numbers when all masks share one)
+    if len(set(rmins)) == 1 and len(set(rmaxs)) == 1:
+        rmin, rmax = rmins[0], rmaxs[0]
+        def at_(v, ix):
+            return v
+    else:
+        rmin, rmax = np.array(rmins)[src], np.array(rmaxs)[src]
+        def at_(v, ix):
+            return v[ix]
     area = stats[:, cv2.CC_STAT_AREA]
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
     bh = stats[:, cv2.CC_STAT_HEIGHT]
     if seen is not None:
         # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
-        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
+        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX) & (src < 2), :4])
     whole = (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
-    big_enough = area >= max(4 / f, math.pi * rmin * rmin * 0.3)
+    big_enough = area >= np.maximum(4 / f, math.pi * rmin * rmin * 0.3)
     ok = big_enough & (area <= math.pi * rmax * rmax * 1.3)
     ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2) & whole
     fill = area / np.maximum(bw * bh, 1)
@@ -281,17 +302,18 @@ def _find_pips_at(masks: tuple[np.ndarray, np.ndarray], gs: np.ndarray, rmin: fl
     sel = idx[good]
     if not sel.size:
         return out
+    rmin_s, rmax_s = at_(rmin, sel), at_(rmax, sel)
     mu20, mu02, mu11 = _blob_moments(blob_px, sel, area, cents)
     common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
     a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
     b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
     # Two or three touching pips (a 6 on a small die) make one bar: split below.
-    barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+    barish = (rmax_s < a) & (a <= 3.4 * rmax_s) & (rmin_s <= b) & (b <= rmax_s) & (b >= 0.22 * a)
     den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
     efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
     # (a bar of pips pinched deeply between them fills its ellipse less than one pip does)
-    ok = ((l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish)
+    ok = ((l2 > 0) & (~((a < rmin_s) | (a > rmax_s) | (b < 0.25 * a)) | barish)
           & (efill > np.where(barish, _BAR_FILL, 0.78)) & (efill < 1.2))
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
@@ -329,8 +351,9 @@ def _find_pips_at(masks: tuple[np.ndarray, np.ndarray], gs: np.ndarray, rmin: fl
     # a last resort (``stretched``: any other find of it wins); a round one far over it is left
     # to the next scale. (A round one just over it too stays as a last resort: on a small die's
     # 6, enlarged, the next scale merges a column of such pips into one blob.)
-    stretched = (barish & (f == 1.0) & (rmax == _SCALES[0][2]) & (aa <= 1.3 * rmax)
-                 & (ba >= 0.6 * np.maximum(aa, rmax)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax)))
+    rmax_k = at_(rmax_s, ks)
+    stretched = (barish & (f == 1.0) & (rmax_k == _SCALES[0][2]) & (aa <= 1.3 * rmax_k)
+                 & (ba >= 0.6 * np.maximum(aa, rmax_k)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax_k)))
     plain = (live & (~barish | stretched) & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
              & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
     todo = np.flatnonzero(try_split | plain).tolist()
@@ -430,8 +453,8 @@ def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, tuple
     """The 8-connected blobs of 0/1 masks of one size (the dark-pip mask, then the light-pip
     one): the stats and centroids of ``cv2.connectedComponentsWithStats`` of each mask without
     the background's row (the same values; the first mask's blobs first), each blob's pixels
-    (x, y, the blob's first row in them: blob by blob, each in raster order), and which blobs
-    are of the second mask.
+    (x, y, the blob's first row in them: blob by blob, each in raster order), and each blob's
+    mask (its index in ``masks``).
 
     OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
     they are summed over the marked pixels only, from the labels alone (all masks' at once)."""
@@ -444,18 +467,23 @@ def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, tuple
         n, labels = cv2.connectedComponentsWithAlgorithm(
             mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
         at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
-        lab = labels.ravel()[at]
-        if nlab:
-            lab = lab.astype(np.int64) + nlab  # (the blobs after the first mask's)
         ats.append(at)
-        labs.append(lab)
+        labs.append(labels.ravel()[at])
         counts.append(n - 1)
         nlab += n - 1
-    at, lab = (ats[0], labs[0]) if len(masks) == 1 else (np.concatenate(ats), np.concatenate(labs))
-    neg = np.repeat(np.arange(len(masks)) > 0, counts)
     n = nlab + 1
-    if n <= 1 << 16:
-        lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
+    # (each mask's labels after the masks' before it; 16-bit keys while they fit, as a stable
+    # sort of 16-bit keys is a radix sort)
+    key = np.uint16 if n <= 1 << 16 else np.int64
+    off = 0
+    for k, c in enumerate(counts):
+        if labs[k].dtype != key:
+            labs[k] = labs[k].astype(key)
+        if off:
+            labs[k] += key(off)
+        off += c
+    at, lab = (ats[0], labs[0]) if len(masks) == 1 else (np.concatenate(ats), np.concatenate(labs))
+    src = np.repeat(np.arange(len(masks)), counts)
     at = at[np.argsort(lab, kind="stable")]
     area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
@@ -463,12 +491,12 @@ def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, tuple
     ys = at // width
     xs = at - ys * width
     if not area.size:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first), neg
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first), src
     x0, y0 = np.minimum.reduceat(xs, first), ys[first]
     stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
                      axis=1).astype(np.int32)
     cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
-    return stats, cents, (xs, ys, first), neg
+    return stats, cents, (xs, ys, first), src
 
 
 def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
@@ -2093,10 +2121,9 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
-    fine = _find_pips((full, gs), (full, gs), (0,), bars=bars)
-    more = _find_pips((full, gs), (half_m, half_s), (1, 2) if coarse else (1,), bars=bars)
+    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars)
     for pol in (+1, -1):
-        out.extend(_dedupe(_unpack(fine[pol] + more[pol], regions, tiles, gray.shape)))
+        out.extend(_dedupe(_unpack(found[pol], regions, tiles, gray.shape)))
     return out, gs_by_pol
 
 
