@@ -1018,25 +1018,25 @@ class _Lab:
             self._flat = np.ascontiguousarray(self.img).ravel()
         y = ys.ravel()
         x = xs.ravel()
-        # the flat positions of the 3 x 3 neighbourhoods: (neighbour, pixel and channel)
-        r3 = np.array([-1, 0, 1])
-        ch = np.tile(np.arange(nc), y.size)
-        at = ((r3[:, None] * w + r3[None, :]) * nc).reshape(9, 1) + (np.repeat((y * w + x) * nc, nc) + ch)
+        # the flat positions of the 3 x 3 neighbourhoods: (pixel, neighbour, channel)
+        idx = ((y * w + x) * nc)[:, None, None] + ((_R3[:, None] * w + _R3[None, :]).reshape(9, 1) * nc
+                                                    + np.arange(nc))[None]
         edge = (y == 0) | (y == h - 1) | (x == 0) | (x == w - 1)
         if edge.any():  # mirrored at the picture's edge (-1 -> 1, w -> w - 2)
-            e3 = np.repeat(edge, nc)
-            ye, xe = np.repeat(y, nc)[e3] + r3[:, None], np.repeat(x, nc)[e3] + r3[:, None]
+            ye, xe = y[edge, None] + _R3, x[edge, None] + _R3
             ye = np.where(ye < 0, -ye, np.where(ye >= h, 2 * h - 2 - ye, ye))
             xe = np.where(xe < 0, -xe, np.where(xe >= w, 2 * w - 2 - xe, xe))
-            at[:, e3] = ((ye * w)[:, None, :] + xe[None, :, :]).reshape(9, -1) * nc + ch[e3]
-        v = self._flat.take(at).astype(np.uint16)
-        s = ((v[0] + v[2] + v[6] + v[8]) + 2 * (v[1] + v[3] + v[5] + v[7]) + 4 * v[4] + 8)
+            idx[edge] = ((ye * w)[:, :, None] + xe[:, None, :]).reshape(-1, 9, 1) * nc + np.arange(nc)
+        # (integer weights (1 2 1) x (1 2 1) summed exactly, in one call)
+        s = np.matmul(_BLUR9, self._flat.take(idx), dtype=np.uint16) + 8
         part = (s >> 4).astype(np.uint8).reshape(1, y.size, nc)
         if self.img.ndim == 3:
             part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
         return part.reshape(ys.shape + (-1,))
 
 
+_R3 = np.array([-1, 0, 1])
+_BLUR9 = np.array([1, 2, 1, 2, 4, 2, 1, 2, 1], np.uint16)  # (the 3 x 3 neighbours' weights, row by row)
 _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
 _EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
 
@@ -1446,11 +1446,15 @@ def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
     ra = np.array([p.a for p in pips])
     con = np.array([p.contrast for p in pips])
     pol = np.array([p.polarity for p in pips])
-    near = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 6.0 * ra[:, None])
-            & (pol[:, None] == pol[None, :]))
-    near &= (ra[None, :] < 1.5 * ra[:, None]) & (ra[:, None] < 1.5 * ra[None, :])
-    np.fill_diagonal(near, False)
-    strongest = np.where(near, con[None, :], 0.0).max(axis=1)
+    # (only pairs that can be that near are looked at: those of points whose x differ little)
+    i, j = _x_pairs(xy[:, 0], 6.0 * float(ra.max()))
+    alike = (pol[i] == pol[j]) & (ra[j] < 1.5 * ra[i]) & (ra[i] < 1.5 * ra[j])
+    i, j = i[alike], j[alike]
+    dx, dy = xy[i, 0] - xy[j, 0], xy[i, 1] - xy[j, 1]
+    strongest = np.zeros(len(pips))
+    for u, v, lim in ((i, j, ra[i]), (j, i, ra[j])):  # (u's neighbour v, within 6 of u's radii)
+        near = _hypot_lt(dx, dy, 6.0 * lim)
+        np.maximum.at(strongest, u[near], con[v[near]])
     return [p for p, s in zip(pips, strongest, strict=True) if s < _GHOST * p.contrast]
 
 
@@ -2269,10 +2273,13 @@ def _tiny_pips(pips: list[Pip]) -> bool:
         return False
     xy = np.array([[p.x, p.y] for p in pips])
     ra = np.array([p.a for p in pips])
-    # (a neighbour closer than 5 radii: the nearest one is)
-    near = _hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 5.0 * ra[:, None])
-    np.fill_diagonal(near, False)
-    paired = near.any(axis=1)
+    # (a neighbour closer than 5 radii: the nearest one is; only pairs of points whose x differ
+    # little can be that close)
+    i, j = _x_pairs(xy[:, 0], 5.0 * float(ra.max()))
+    dx, dy = xy[i, 0] - xy[j, 0], xy[i, 1] - xy[j, 1]
+    paired = np.zeros(len(pips), bool)
+    paired[i[_hypot_lt(dx, dy, 5.0 * ra[i])]] = True
+    paired[j[_hypot_lt(dx, dy, 5.0 * ra[j])]] = True
     if paired.sum() < 2:
         return False
     return float(_median(ra[paired].tolist())) < _TINY_PIP
