@@ -1291,18 +1291,21 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
             v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
         return v
 
+    pairs: list[tuple[frozenset, _Face]] = []  # pairs that fit a 2's pattern: tested below
+
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
             face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok and (len(sub) > 2 or (_two_ok(gs_by_pol, img, ps[sub[0]], ps[sub[1]])
-                                             and not _crowded_two(ps[sub[0]], ps[sub[1]], ps))):
-                valid.append((frozenset(sub), face))
+            if face.ok:
+                (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
+                order.append(face)
         if len(sub) == 6:
             return
         for j in range(start, n):
             if all(reach[i][j] >= 0 and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
+    order: list[_Face] = []  # (the faces in the order found)
     for i in range(n):
         grow([i], i + 1)
     def clean(sub: frozenset, face: _Face) -> bool:
@@ -1313,6 +1316,16 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return all(float(np.linalg.norm(pts[j] - c)) >= 1.1 * extent for j in range(n) if j not in sub)
 
     valid = [(sub, f) for sub, f in valid if clean(sub, f)]
+    # A 2 inside a larger clean face is never kept (only faces no other one contains are), so
+    # the costly tests of a 2 are made only for the other pairs.
+    for sub, f in pairs:
+        if any(sub < t for t, _g in valid):
+            continue
+        i, j = sorted(sub)
+        if _two_ok(gs_by_pol, img, ps[i], ps[j]) and not _crowded_two(ps[i], ps[j], ps) and clean(sub, f):
+            valid.append((sub, f))
+    rank = {id(f): k for k, f in enumerate(order)}
+    valid.sort(key=lambda sf: rank[id(sf[1])])  # (in the order found, as the sort below expects)
     maximal = [(s, f) for s, f in valid if not any(s < t for t, _g in valid)]
     maximal.sort(key=lambda sf: (-round(sf[1].roundness + _MORE_PIPS * len(sf[0]), 2), -len(sf[0]), sf[1].cy))
     used: set[int] = set()
