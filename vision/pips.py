@@ -414,7 +414,7 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
     return out
 
 
-def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarray, ks: np.ndarray,
+def _pip_cores(blob_px: list, gs: np.ndarray, ks: np.ndarray,
                area: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
                length: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, ...]:
     """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
@@ -448,58 +448,58 @@ def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarra
 _INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
 
 
-def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray],
-                                                np.ndarray]:
-    """The 8-connected blobs of 0/1 masks of one size (the dark-pip mask, then the light-pip
-    one): the stats and centroids of ``cv2.connectedComponentsWithStats`` of each mask without
-    the background's row (the same values; the first mask's blobs first), each blob's pixels
-    (x, y, the blob's first row in them: blob by blob, each in raster order), and each blob's
-    mask (its index in ``masks``).
+def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, list, np.ndarray]:
+    """The 8-connected blobs of 0/1 masks of one size (dark-pip and light-pip masks): the stats
+    and centroids of ``cv2.connectedComponentsWithStats`` of each mask without the background's
+    row (the same values; the first mask's blobs first), each blob's pixels (see
+    :func:`_blob_pixels`) and each blob's mask (its index in ``masks``). (Each mask's pixels are
+    gathered on their own: arrays that stay in the cache, quicker than all masks' at once.)"""
+    parts, stats, cents, counts = [], [], [], []
+    off = 0
+    for mask in masks:
+        st, ce, px = _mask_blobs(mask)
+        parts.append((off, *px))
+        stats.append(st)
+        cents.append(ce)
+        counts.append(len(st))
+        off += len(st)
+    src = np.repeat(np.arange(len(masks)), counts)
+    if len(masks) == 1:
+        return stats[0], cents[0], parts, src
+    return np.concatenate(stats), np.concatenate(cents), parts, src
+
+
+def _mask_blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The 8-connected blobs of a 0/1 mask: the stats and centroids of
+    ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
+    each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
 
     OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
-    they are summed over the marked pixels only, from the labels alone (all masks' at once)."""
-    ats, labs, counts = [], [], []
-    nlab = 0
-    for mask in masks:
-        # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
-        # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
-        small = cv2.countNonZero(mask) < 65000
-        n, labels = cv2.connectedComponentsWithAlgorithm(
-            mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
-        at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
-        ats.append(at)
-        labs.append(labels.ravel()[at])
-        counts.append(n - 1)
-        nlab += n - 1
-    n = nlab + 1
-    # (each mask's labels after the masks' before it; 16-bit keys while they fit, as a stable
-    # sort of 16-bit keys is a radix sort)
-    key = np.uint16 if n <= 1 << 16 else np.int64
-    off = 0
-    for k, c in enumerate(counts):
-        if labs[k].dtype != key:
-            labs[k] = labs[k].astype(key)
-        if off:
-            labs[k] += key(off)
-        off += c
-    at, lab = (ats[0], labs[0]) if len(masks) == 1 else (np.concatenate(ats), np.concatenate(labs))
-    src = np.repeat(np.arange(len(masks)), counts)
+    they are summed over the marked pixels only, from the labels alone."""
+    # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
+    # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
+    small = cv2.countNonZero(mask) < 65000
+    n, labels = cv2.connectedComponentsWithAlgorithm(
+        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+    at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
+    lab = labels.ravel()[at]
+    if n <= 1 << 16:
+        lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
     at = at[np.argsort(lab, kind="stable")]
     area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
-    width = masks[0].shape[1]
-    ys = at // width
-    xs = at - ys * width
+    ys = at // mask.shape[1]
+    xs = at - ys * mask.shape[1]
     if not area.size:
-        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first), src
+        return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
     x0, y0 = np.minimum.reduceat(xs, first), ys[first]
     stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
                      axis=1).astype(np.int32)
     cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
-    return stats, cents, (xs, ys, first), src
+    return stats, cents, (xs, ys, first)
 
 
-def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
+def _blob_moments(blob_px: list, sel: np.ndarray, area: np.ndarray,
                   cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Normalised central second moments (mu20, mu02, mu11 over the area) of the blobs ``sel``
     (rows of :func:`_blobs`' stats, its pixels ``blob_px``), all blobs at once, each summed over
@@ -513,15 +513,26 @@ def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.nd
             np.bincount(owner, dx * dy, k) / cnt)
 
 
-def _blob_pixels(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray,
+def _blob_pixels(blob_px: list, sel: np.ndarray,
                  area: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pixels of the blobs ``sel`` (rows of :func:`_blobs`' stats, its pixels ``blob_px``):
-    each one's blob (0 .. len(sel) - 1), x and y, blob by blob, each in raster order."""
-    xs, ys, first = blob_px
-    cnt = area[sel]
-    owner = np.repeat(np.arange(sel.size), cnt)
-    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
-    return owner, xs[at], ys[at]
+    """The pixels of the blobs ``sel`` (rows of :func:`_blobs`' stats, ascending; its pixels
+    ``blob_px``: per mask, its first blob's row and its blobs' pixels x, y and first rows in
+    them): each one's blob (0 .. len(sel) - 1), x and y, blob by blob, each in raster order."""
+    out = []
+    starts = np.searchsorted(sel, [part[0] for part in blob_px] + [np.iinfo(np.int64).max])
+    for (off, xs, ys, first), s0, s1 in zip(blob_px, starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+        if s1 == s0 and len(blob_px) > 1:
+            continue
+        mine = sel[s0:s1]
+        cnt = area[mine]
+        owner = np.repeat(np.arange(s0, s1), cnt)
+        at = np.repeat(first[mine - off] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
+        out.append((owner, xs[at], ys[at]))
+    if len(out) == 1:
+        return out[0]
+    if not out:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp)
+    return tuple(np.concatenate(v) for v in zip(*out, strict=True))
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
