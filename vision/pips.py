@@ -198,9 +198,13 @@ class _Masks:
         if m is None:
             g = self.gray
             mean = cv2.boxFilter(g, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
-            m = self._by_block[block] = {
-                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 1, cv2.THRESH_BINARY)[1],
-                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 1, cv2.THRESH_BINARY)[1]}
+            # (thresholded in place, the light-pip difference written over the mean: fewer
+            # fresh image-sized arrays, each of which costs page faults and cache misses)
+            dark = cv2.subtract(mean, g)
+            cv2.threshold(dark, _C - 1, 1, cv2.THRESH_BINARY, dst=dark)
+            light = cv2.subtract(g, mean, dst=mean)
+            cv2.threshold(light, _C - 1, 1, cv2.THRESH_BINARY, dst=light)
+            m = self._by_block[block] = {+1: dark, -1: light}
             if self.inside is not None:
                 for k in m:
                     cv2.bitwise_and(m[k], self.inside, dst=m[k])
@@ -456,8 +460,9 @@ def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, list,
     gathered on their own: arrays that stay in the cache, quicker than all masks' at once.)"""
     parts, stats, cents, counts = [], [], [], []
     off = 0
+    labels: dict = {}  # (one label image per label type, written over mask by mask)
     for mask in masks:
-        st, ce, px = _mask_blobs(mask)
+        st, ce, px = _mask_blobs(mask, labels)
         parts.append((off, *px))
         stats.append(st)
         cents.append(ce)
@@ -469,18 +474,24 @@ def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, list,
     return np.concatenate(stats), np.concatenate(cents), parts, src
 
 
-def _mask_blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _mask_blobs(mask: np.ndarray, buffers: dict | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                       tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The 8-connected blobs of a 0/1 mask: the stats and centroids of
     ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
     each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
 
     OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
-    they are summed over the marked pixels only, from the labels alone."""
+    they are summed over the marked pixels only, from the labels alone. ``buffers``: label
+    images to write the labels into (by label type; the masks of one call share one size)."""
     # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
     # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
     small = cv2.countNonZero(mask) < 65000
+    ltype = cv2.CV_16U if small else cv2.CV_32S
     n, labels = cv2.connectedComponentsWithAlgorithm(
-        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+        mask, 8, ltype, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT,
+        **({} if buffers is None or ltype not in buffers else {"labels": buffers[ltype]}))
+    if buffers is not None:
+        buffers[ltype] = labels
     at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
     lab = labels.ravel()[at]
     if n <= 1 << 16:
