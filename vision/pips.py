@@ -496,17 +496,19 @@ def _mask_blobs(mask: np.ndarray, buffers: dict | None = None) -> tuple[np.ndarr
     lab = labels.ravel()[at]
     if n <= 1 << 16:
         lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
-    at = at[np.argsort(lab, kind="stable")]
+    # (pixel positions and coordinates as 32-bit integers: half the memory to go through)
+    at = at.astype(np.int32)[np.argsort(lab, kind="stable")]
     area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
-    ys = at // mask.shape[1]
-    xs = at - ys * mask.shape[1]
+    ys = at // np.int32(mask.shape[1])
+    xs = at - ys * np.int32(mask.shape[1])
     if not area.size:
         return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
     x0, y0 = np.minimum.reduceat(xs, first), ys[first]
     stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
                      axis=1).astype(np.int32)
-    cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
+    cents = np.stack([np.add.reduceat(xs, first, dtype=np.int64) / area,
+                      np.add.reduceat(ys, first, dtype=np.int64) / area], axis=1)
     return stats, cents, (xs, ys, first)
 
 
