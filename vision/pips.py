@@ -1238,16 +1238,19 @@ def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip) -> bool
             and _two_has_outline(img, p, q))
 
 
-def _crowded_two(p: Pip, q: Pip, pips: list[Pip]) -> bool:
+def _crowded_two(p: Pip, q: Pip, pips: list[Pip], xy: np.ndarray | None = None) -> bool:
     """A pip of a 2 with a look-alike much nearer than the 2's other pip (under 0.4 of their
     distance, where no pip of a neighbouring face or die can be): it belongs with that
-    look-alike (a side face's row of pips next to a top 1), and the pair is not a 2."""
+    look-alike (a side face's row of pips next to a top 1), and the pair is not a 2.
+    ``xy``: the pips' centres as an array (rows as ``pips``), when at hand."""
     lim = (0.4 * _dist(p, q)) ** 2
-    for r in pips:
-        if r is p or r is q:
-            continue
-        for s in (p, q):
-            if (r.x - s.x) ** 2 + (r.y - s.y) ** 2 < lim and _similar(r, s):
+    if xy is None:
+        xy = np.array([[r.x, r.y] for r in pips]).reshape(-1, 2)
+    # (the distances to all pips at once; the look-alike test only for the few near ones)
+    for s in (p, q):
+        for k in np.flatnonzero((xy[:, 0] - s.x) ** 2 + (xy[:, 1] - s.y) ** 2 < lim).tolist():
+            r = pips[k]
+            if r is not p and r is not q and _similar(r, s):
                 return True
     return False
 
@@ -1527,7 +1530,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             singles.append(ps[0])
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps) or _crowded_two(*ps, pips)):
+        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps) or _crowded_two(*ps, pips, at[:, :2])):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1558,7 +1561,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_ok(gs_by_pol, img, p, q) and not _crowded_two(p, q, pips)):
+                    and _two_ok(gs_by_pol, img, p, q) and not _crowded_two(p, q, pips, at[:, :2])):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
