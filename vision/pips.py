@@ -147,9 +147,10 @@ def _ring_samples(img: np.ndarray, x: float, y: float, a: float, b: float, th: f
 
 
 def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray,
-                      th: list[float], k: float, n: int = 16) -> np.ndarray:
+                      th: list[float], k: float, n: int = 16, neg: np.ndarray | None = None) -> np.ndarray:
     """:func:`_ring_samples` of many ellipses at once (centres, semi-axes as arrays, orientations
-    as a list), with the very same arithmetic (the same grey values come out)."""
+    as a list), with the very same arithmetic (the same grey values come out). ``neg``: the
+    rows sampled in the negative of ``img`` (see :func:`_flip`)."""
     cos_t, sin_t = _UNIT[n]
     ca = np.array([math.cos(t) for t in th])[:, None]
     sa = np.array([math.sin(t) for t in th])[:, None]
@@ -158,7 +159,16 @@ def _ring_samples_arr(img: np.ndarray, x: np.ndarray, y: np.ndarray, a: np.ndarr
     ys = (y[:, None] + ex * sa + ey * ca + 0.5).astype(np.intp)
     np.minimum(np.maximum(xs, 0, out=xs), img.shape[1] - 1, out=xs)
     np.minimum(np.maximum(ys, 0, out=ys), img.shape[0] - 1, out=ys)
-    return img[ys, xs].astype(np.float32)
+    return _flip(img[ys, xs], neg).astype(np.float32)
+
+
+def _flip(v: np.ndarray, neg: np.ndarray | None) -> np.ndarray:
+    """Grey values sampled (rows: blobs) in the dark-pip image, turned into those of its negative
+    (255 - v, the light-pip image) in the rows ``neg``: both polarities' blobs are measured
+    together, on one image."""
+    if neg is None or not neg.any():
+        return v
+    return np.where(neg.reshape((-1,) + (1,) * (v.ndim - 1)), 255 - v, v)
 
 
 def _clamp(a: np.ndarray, hi: int) -> np.ndarray:
@@ -190,9 +200,13 @@ class _Masks:
         if m is None:
             g = self.gray
             mean = cv2.boxFilter(g, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED)
-            m = self._by_block[block] = {
-                +1: cv2.threshold(cv2.subtract(mean, g), _C - 1, 1, cv2.THRESH_BINARY)[1],
-                -1: cv2.threshold(cv2.subtract(g, mean), _C - 1, 1, cv2.THRESH_BINARY)[1]}
+            # (thresholded in place, the light-pip difference written over the mean: fewer
+            # fresh image-sized arrays, each of which costs page faults and cache misses)
+            dark = cv2.subtract(mean, g)
+            cv2.threshold(dark, _C - 1, 1, cv2.THRESH_BINARY, dst=dark)
+            light = cv2.subtract(g, mean, dst=mean)
+            cv2.threshold(light, _C - 1, 1, cv2.THRESH_BINARY, dst=light)
+            m = self._by_block[block] = {+1: dark, -1: light}
             if self.inside is not None:
                 for k in m:
                     cv2.bitwise_and(m[k], self.inside, dst=m[k])
@@ -200,42 +214,70 @@ class _Masks:
 
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
-               polarity: int, scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
-               bars: bool | list = False) -> list[Pip]:
-    """Pips darker than their surroundings (grey images already flipped for polarity), not deduped.
+               scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
+               bars: bool | list = False) -> dict[int, list[Pip]]:
+    """Pips of both polarities (dark pips: +1, light pips: -1), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
-    (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey).
+    (four times fewer pixels, same pips). Each pair is (pip masks, lightly blurred grey of the
+    dark-pip polarity: the light pips are measured on its negative).
     With ``seen``, the boxes of all spot-sized blobs at the finest scale are added to it
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
     """
-    pips: list[Pip] = []
-    for k in scales:
-        block, rmin, rmax = _SCALES[k]
-        (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[k]
-        pips.extend(_find_pips_at(masks(block)[polarity], gs, polarity, rmin / f, rmax / f, f,
-                                  seen if k == 0 else None, bars))
+    pips: dict[int, list[Pip]] = {+1: [], -1: []}
+    # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
+    # ones, both on ``full``): the per-blob tests are the same for each blob, with far fewer
+    # numpy calls. (Each scale's pips still come after those of the scales before it.)
+    runs = [[k] for k in scales]
+    if len(runs) > 1 and scales[0] == 0 and scales[1] == 1:
+        runs[:2] = [[0, 1]]
+    for run in runs:
+        (masks, gs), f = ((full, 1.0), (full, 1.0), (half, 2.0))[run[0]]
+        ms, rmins, rmaxs = [], [], []
+        for k in run:
+            block, rmin, rmax = _SCALES[k]
+            m = masks(block)
+            ms += [m[+1], m[-1]]
+            rmins += [rmin / f] * 2
+            rmaxs += [rmax / f] * 2
+        for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
+                                        bars).items():
+            pips[pol].extend(found)
     return pips
 
 
-def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, rmax: float,
-                  f: float, seen: list | None = None, bars: bool | list = False) -> list[Pip]:
-    pips: list[Pip] = []
-    h, w = mask.shape
-    stats, cents, blob_px = _blobs(mask)
+def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[float], rmaxs: list[float],
+                  f: float, seen: list | None = None, bars: bool | list = False) -> dict[int, list[Pip]]:
+    """The pips in ``masks`` (pairs of a dark-pip and a light-pip mask, one pair per scale, of
+    pip radii ``rmins`` to ``rmaxs``: one per mask), measured on ``gs`` (the dark-pip grey; the
+    light pips on its negative): {+1: dark pips, -1: light pips}, each scale's after those of
+    the scales before it. With ``seen``, the first pair's spot-sized blobs go to it."""
+    out: dict[int, list[Pip]] = {+1: [], -1: []}
+    h, w = masks[0].shape
+    stats, cents, blob_px, src = _blobs(masks)
     if not len(stats):
-        return pips
+        return out
+    neg_all = src % 2 == 1
+    # each blob's size range (plain numbers when all masks share one)
+    if len(set(rmins)) == 1 and len(set(rmaxs)) == 1:
+        rmin, rmax = rmins[0], rmaxs[0]
+        def at_(v, ix):
+            return v
+    else:
+        rmin, rmax = np.array(rmins)[src], np.array(rmaxs)[src]
+        def at_(v, ix):
+            return v[ix]
     area = stats[:, cv2.CC_STAT_AREA]
     x0s, y0s = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     bw = stats[:, cv2.CC_STAT_WIDTH]
     bh = stats[:, cv2.CC_STAT_HEIGHT]
     if seen is not None:
         # Everything spot-sized, pip or not (a small die's 6 may be one merged blob here).
-        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX), :4])
+        seen.append(stats[(area >= 3) & (bw <= _SEEN_MAX) & (bh <= _SEEN_MAX) & (src < 2), :4])
     whole = (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)  # not cut by the border
-    big_enough = area >= max(4 / f, math.pi * rmin * rmin * 0.3)
+    big_enough = area >= np.maximum(4 / f, math.pi * rmin * rmin * 0.3)
     ok = big_enough & (area <= math.pi * rmax * rmax * 1.3)
     ok &= (bw <= 2 * rmax + 2) & (bh <= 2 * rmax + 2) & (bw >= 2) & (bh >= 2) & whole
     fill = area / np.maximum(bw * bh, 1)
@@ -248,14 +290,15 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
            & (fill > 0.25) & (fill < 0.95)) if (bars is True or isinstance(bars, list)) and f == 1.0 else np.zeros_like(ok)
     idx = np.nonzero(ok | bar)[0]
     if idx.size == 0:
-        return pips
+        return out
     # Quick contrast test on 8 ring points before any per-blob work.
     cx0, cy0 = cents[idx, 0], cents[idx, 1]
     rad = 0.75 * np.maximum(bw[idx], bh[idx]) + 1.0
     rx = _clamp(np.round(cx0[:, None] + rad[:, None] * _RING8[None, :, 0]).astype(int), w - 1)
     ry = _clamp(np.round(cy0[:, None] + rad[:, None] * _RING8[None, :, 1]).astype(int), h - 1)
-    ringv = gs[ry, rx].astype(np.float32)
-    spotv = gs[np.round(cy0).astype(int), np.round(cx0).astype(int)].astype(np.float32)
+    neg = neg_all[idx]
+    ringv = _flip(gs[ry, rx], neg).astype(np.float32)
+    spotv = _flip(gs[np.round(cy0).astype(int), np.round(cx0).astype(int)], neg).astype(np.float32)
     ringv.sort(axis=1)
     med = 0.5 * (ringv[:, 3] + ringv[:, 4])  # median of 8 (grey levels: exact)
     con = med - spotv
@@ -264,28 +307,30 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # the blobs that pass are taken all at once too.
     sel = idx[good]
     if not sel.size:
-        return pips
+        return out
+    rmin_s, rmax_s = at_(rmin, sel), at_(rmax, sel)
     mu20, mu02, mu11 = _blob_moments(blob_px, sel, area, cents)
     common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
     l1, l2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
     a = 2 * np.sqrt(np.maximum(l1, 0.0)) + 0.5  # +0.5: pixel-grid bias
     b = 2 * np.sqrt(np.maximum(l2, 0.0)) + 0.5
     # Two or three touching pips (a 6 on a small die) make one bar: split below.
-    barish = (rmax < a) & (a <= 3.4 * rmax) & (rmin <= b) & (b <= rmax) & (b >= 0.22 * a)
+    barish = (rmax_s < a) & (a <= 3.4 * rmax_s) & (rmin_s <= b) & (b <= rmax_s) & (b >= 0.22 * a)
     den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
     efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
     # (a bar of pips pinched deeply between them fills its ellipse less than one pip does)
-    ok = ((l2 > 0) & (~((a < rmin) | (a > rmax) | (b < 0.25 * a)) | barish)
+    ok = ((l2 > 0) & (~((a < rmin_s) | (a > rmax_s) | (b < 0.25 * a)) | barish)
           & (efill > np.where(barish, _BAR_FILL, 0.78)) & (efill < 1.2))
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
     sk = sel[ks]
+    neg = neg_all[sk]
     cxa, cya, aa, ba, tha = cents[sk, 0], cents[sk, 1], a[ks], b[ks], th[ks]
-    spota = gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)].astype(np.float64)
+    spota = _flip(gs[np.round(cya).astype(np.intp), np.round(cxa).astype(np.intp)], neg).astype(np.float64)
     thl = tha.tolist()
     if not ks.size:
-        return pips
-    rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5)
+        return out
+    rings = _ring_samples_arr(gs, cxa, cya, aa, ba, thl, 1.5, neg=neg)
     rings.sort(axis=1)
     rmean = (0.5 * (rings[:, 7] + rings[:, 8])).astype(np.float64)  # median of 16
     contrasts = rmean - spota
@@ -296,7 +341,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     kk, jj = _INNER
     iy = _clamp(np.round(cys + kk * as_ * sa_ + jj * bs * ca_).astype(np.intp), gs.shape[0] - 1)
     ix = _clamp(np.round(cxs + kk * as_ * ca_ - jj * bs * sa_).astype(np.intp), gs.shape[1] - 1)
-    inner = gs[iy, ix].max(axis=1).astype(np.float64)
+    inner = _flip(gs[iy, ix], neg).max(axis=1).astype(np.float64)
     # The ring must be body (neighbouring pips may cut into a quarter of it at most), and
     # clearly lighter than the spot.
     live = (contrasts >= 30) & (cuts <= 6)
@@ -312,13 +357,14 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     # a last resort (``stretched``: any other find of it wins); a round one far over it is left
     # to the next scale. (A round one just over it too stays as a last resort: on a small die's
     # 6, enlarged, the next scale merges a column of such pips into one blob.)
-    stretched = (barish & (f == 1.0) & (rmax == _SCALES[0][2]) & (aa <= 1.3 * rmax)
-                 & (ba >= 0.6 * np.maximum(aa, rmax)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax)))
+    rmax_k = at_(rmax_s, ks)
+    stretched = (barish & (f == 1.0) & (rmax_k == _SCALES[0][2]) & (aa <= 1.3 * rmax_k)
+                 & (ba >= 0.6 * np.maximum(aa, rmax_k)) & ((ba <= 0.85 * aa) | (aa <= _JUST_OVER * rmax_k)))
     plain = (live & (~barish | stretched) & ~from_bar & ~(spread > (0.3 * contrasts + 6).astype(np.float32))
              & ~((aa > 4) & (inner > spota + 0.6 * contrasts)))
     todo = np.flatnonzero(try_split | plain).tolist()
     if not todo:
-        return pips
+        return out
     if f != 1.0:
         px, py, pa, pb = (cxa + 0.5) * f - 0.5, (cya + 0.5) * f - 0.5, aa * f, ba * f
     else:
@@ -330,7 +376,7 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     cores = {}
     if long_.size:
         ok, ccx, ccy, crd, cth = _pip_cores(blob_px, gs, sk[long_], area, spota[long_] + 0.5 * contrasts[long_],
-                                            cxa[long_], cya[long_], aa[long_])
+                                            cxa[long_], cya[long_], aa[long_], neg[long_])
         for m in np.flatnonzero(ok).tolist():
             n_, wd = int(long_[m]), float(ba[long_[m]])
             cx_, cy_ = float(ccx[m]), float(ccy[m])
@@ -340,8 +386,11 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
     tried = np.flatnonzero(try_split).tolist()
     splits = dict(zip(tried, _split_bars(gs, cxa[tried].tolist(), cya[tried].tolist(), aa[tried].tolist(),
                                          ba[tried].tolist(), [thl[i] for i in tried],
-                                         rmean[tried].tolist()), strict=True)) if tried else {}
+                                         rmean[tried].tolist(), neg[tried].tolist()), strict=True)) if tried else {}
+    pols = np.where(neg, -1, 1).tolist()
     for n_ in todo:
+        polarity = pols[n_]
+        pips = out[polarity]
         split = splits.get(n_)
         if split is not None:
             if split:
@@ -368,23 +417,23 @@ def _find_pips_at(mask: np.ndarray, gs: np.ndarray, polarity: int, rmin: float, 
         if n_ in cores:
             col = (*cores[n_], *col[5:])
         pips.append(Pip(*col, polarity, bool(barish[n_])))
-    return pips
+    return out
 
 
-def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarray, ks: np.ndarray,
+def _pip_cores(blob_px: list, gs: np.ndarray, ks: np.ndarray,
                area: np.ndarray, half: np.ndarray, bx: np.ndarray, by: np.ndarray,
-               length: np.ndarray) -> tuple[np.ndarray, ...]:
+               length: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, ...]:
     """A pip that has run into a faint spot beside it (a translucent die's ghost pip, a
     shadow) makes one lopsided blob at the pip threshold; its part darker than ``half`` (half
     way between spot and body) is the pip itself. For the blobs ``ks`` (rows of :func:`_blobs`'
     stats, its pixels ``blob_px``), all at once: whether that core is round and off the blob's
     centre ``bx, by`` (a pip seen at a slant has its core in the middle), and the core's
-    centre, roundness and orientation. (Its size stays the blob's semi-minor axis, which the
+    centre, roundness and orientation. ``neg``: the blobs measured on the negative of ``gs``. (Its size stays the blob's semi-minor axis, which the
     spot did not stretch: measured at the pip threshold, as other pips are.)"""
     k = ks.size
     nb = area[ks]
     owner, px, py = _blob_pixels(blob_px, ks, area)
-    core = gs[py, px] < half[owner]
+    core = _flip(gs[py, px], neg[owner] if neg.any() else None) < half[owner]
     o = owner[core]
     xs, ys = px[core].astype(np.float64), py[core].astype(np.float64)
     n = np.bincount(o, minlength=k)
@@ -405,37 +454,67 @@ def _pip_cores(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], gs: np.ndarra
 _INNER = (np.array([[0.35, -0.35, 0.0, 0.0]]), np.array([[0.0, 0.0, 0.35, -0.35]]))
 
 
-def _blobs(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _blobs(masks: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, list, np.ndarray]:
+    """The 8-connected blobs of 0/1 masks of one size (dark-pip and light-pip masks): the stats
+    and centroids of ``cv2.connectedComponentsWithStats`` of each mask without the background's
+    row (the same values; the first mask's blobs first), each blob's pixels (see
+    :func:`_blob_pixels`) and each blob's mask (its index in ``masks``). (Each mask's pixels are
+    gathered on their own: arrays that stay in the cache, quicker than all masks' at once.)"""
+    parts, stats, cents, counts = [], [], [], []
+    off = 0
+    labels: dict = {}  # (one label image per label type, written over mask by mask)
+    for mask in masks:
+        st, ce, px = _mask_blobs(mask, labels)
+        parts.append((off, *px))
+        stats.append(st)
+        cents.append(ce)
+        counts.append(len(st))
+        off += len(st)
+    src = np.repeat(np.arange(len(masks)), counts)
+    if len(masks) == 1:
+        return stats[0], cents[0], parts, src
+    return np.concatenate(stats), np.concatenate(cents), parts, src
+
+
+def _mask_blobs(mask: np.ndarray, buffers: dict | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                       tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The 8-connected blobs of a 0/1 mask: the stats and centroids of
     ``cv2.connectedComponentsWithStats`` without the background's row (the same values), and
     each blob's pixels (x, y, the blob's first row in them: blob by blob, each in raster order).
 
     OpenCV's stats pass also walks every background pixel (twice the labelling's cost); here
-    they are summed over the marked pixels only, from the labels alone."""
+    they are summed over the marked pixels only, from the labels alone. ``buffers``: label
+    images to write the labels into (by label type; the masks of one call share one size)."""
     # (16-bit labels are quicker to write; there are never more blobs than marked pixels)
     # (Spaghetti labels as BBDT does, same labels, a little faster with 16-bit labels)
     small = cv2.countNonZero(mask) < 65000
+    ltype = cv2.CV_16U if small else cv2.CV_32S
     n, labels = cv2.connectedComponentsWithAlgorithm(
-        mask, 8, cv2.CV_16U if small else cv2.CV_32S, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT)
+        mask, 8, ltype, cv2.CCL_SPAGHETTI if small else cv2.CCL_BBDT,
+        **({} if buffers is None or ltype not in buffers else {"labels": buffers[ltype]}))
+    if buffers is not None:
+        buffers[ltype] = labels
     at = np.flatnonzero(mask.view(np.bool_))  # (raster order)
     lab = labels.ravel()[at]
     if n <= 1 << 16:
         lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
-    at = at[np.argsort(lab, kind="stable")]
+    # (pixel positions and coordinates as 32-bit integers: half the memory to go through)
+    at = at.astype(np.int32)[np.argsort(lab, kind="stable")]
     area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
-    ys = at // mask.shape[1]
-    xs = at - ys * mask.shape[1]
+    ys = at // np.int32(mask.shape[1])
+    xs = at - ys * np.int32(mask.shape[1])
     if not area.size:
         return np.zeros((0, 5), np.int32), np.zeros((0, 2)), (xs, ys, first)
     x0, y0 = np.minimum.reduceat(xs, first), ys[first]
     stats = np.stack([x0, y0, np.maximum.reduceat(xs, first) - x0 + 1, ys[first + area - 1] - y0 + 1, area],
                      axis=1).astype(np.int32)
-    cents = np.stack([np.add.reduceat(xs, first) / area, np.add.reduceat(ys, first) / area], axis=1)
+    cents = np.stack([np.add.reduceat(xs, first, dtype=np.int64) / area,
+                      np.add.reduceat(ys, first, dtype=np.int64) / area], axis=1)
     return stats, cents, (xs, ys, first)
 
 
-def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray, area: np.ndarray,
+def _blob_moments(blob_px: list, sel: np.ndarray, area: np.ndarray,
                   cents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Normalised central second moments (mu20, mu02, mu11 over the area) of the blobs ``sel``
     (rows of :func:`_blobs`' stats, its pixels ``blob_px``), all blobs at once, each summed over
@@ -449,25 +528,37 @@ def _blob_moments(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.nd
             np.bincount(owner, dx * dy, k) / cnt)
 
 
-def _blob_pixels(blob_px: tuple[np.ndarray, np.ndarray, np.ndarray], sel: np.ndarray,
+def _blob_pixels(blob_px: list, sel: np.ndarray,
                  area: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pixels of the blobs ``sel`` (rows of :func:`_blobs`' stats, its pixels ``blob_px``):
-    each one's blob (0 .. len(sel) - 1), x and y, blob by blob, each in raster order."""
-    xs, ys, first = blob_px
-    cnt = area[sel]
-    owner = np.repeat(np.arange(sel.size), cnt)
-    at = np.repeat(first[sel] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
-    return owner, xs[at], ys[at]
+    """The pixels of the blobs ``sel`` (rows of :func:`_blobs`' stats, ascending; its pixels
+    ``blob_px``: per mask, its first blob's row and its blobs' pixels x, y and first rows in
+    them): each one's blob (0 .. len(sel) - 1), x and y, blob by blob, each in raster order."""
+    out = []
+    starts = np.searchsorted(sel, [part[0] for part in blob_px] + [np.iinfo(np.int64).max])
+    for (off, xs, ys, first), s0, s1 in zip(blob_px, starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+        if s1 == s0 and len(blob_px) > 1:
+            continue
+        mine = sel[s0:s1]
+        cnt = area[mine]
+        owner = np.repeat(np.arange(s0, s1), cnt)
+        at = np.repeat(first[mine - off] - (np.cumsum(cnt) - cnt), cnt) + np.arange(owner.size)
+        out.append((owner, xs[at], ys[at]))
+    if len(out) == 1:
+        return out[0]
+    if not out:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.intp)
+    return tuple(np.concatenate(v) for v in zip(*out, strict=True))
 
 
 _K3 = np.ones(3) / 3  # a 3-sample running mean
 
 
 def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: float,
-               body: float) -> list[tuple[float, float, float, float]]:
+               body: float, neg: bool = False) -> list[tuple[float, float, float, float]]:
     """Two or three small pips that touch make one bar-shaped blob. Along the bar's axis they
     show as dark dips with lighter necks between them: returns (x, y, radius, darkness) of
-    each pip, or [] for a bar without necks (one stretched pip)."""
+    each pip, or [] for a bar without necks (one stretched pip). ``neg``: measured on the
+    negative of ``gs``."""
     # (the pieces must be round: 2 or 3 pieces whose length matches the bar's width)
     if all(abs(2 * (a - 0.5) / k - 2 * (b - 0.5)) > 0.4 * (2 * (a - 0.5) / k) for k in (3, 2)):
         return []
@@ -475,7 +566,7 @@ def _split_bar(gs: np.ndarray, cx: float, cy: float, a: float, b: float, th: flo
     ts = np.arange(-a, a + 0.01, 0.5)
     xs = _clamp(np.round(cx + ts * ca).astype(int), gs.shape[1] - 1)
     ys = _clamp(np.round(cy + ts * sa).astype(int), gs.shape[0] - 1)
-    v = np.convolve(gs[ys, xs].astype(np.float32), _K3, mode="same")
+    v = np.convolve((255 - gs[ys, xs] if neg else gs[ys, xs]).astype(np.float32), _K3, mode="same")
     core = float(v[2:-2].min()) if v.size > 4 else float(v.min())
     contrast = body - core
     if contrast < 30:
@@ -511,7 +602,7 @@ def _bar_pieces(tl: list[float], vl: list[float], core: float, contrast: float, 
 
 
 def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float], b: list[float],
-                th: list[float], body: list[float]) -> list[list[tuple[float, float, float, float]]]:
+                th: list[float], body: list[float], neg: list[bool]) -> list[list[tuple[float, float, float, float]]]:
     """:func:`_split_bar` of many bars at once (the profiles along all bars sampled and
     smoothed together, with the very same arithmetic: the same pieces come out)."""
     out: list[list[tuple[float, float, float, float]]] = [[] for _ in cx]
@@ -526,7 +617,7 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     lens = [t.size for t in ts]
     if min(lens) < 3:  # (never for real bars; one by one then)
         for i in go:
-            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i])
+            out[i] = _split_bar(gs, cx[i], cy[i], a[i], b[i], th[i], body[i], neg[i])
         return out
     cs = [(math.cos(th[i]), math.sin(th[i])) for i in go]
     n = np.array(lens)
@@ -540,7 +631,8 @@ def _split_bars(gs: np.ndarray, cx: list[float], cy: list[float], a: list[float]
     # profile as np.convolve(..., mode="same") of the profile alone does)
     starts = np.cumsum(n) - n + np.arange(1, len(go) + 1)
     row = np.zeros(int(n.sum()) + len(go) + 1, np.float64)
-    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = gs[ys, xs]
+    row[np.repeat(starts - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))] = _flip(gs[ys, xs], np.array(
+        [neg[i] for i in go])[rep])
     v_all = np.convolve(row, _K3, mode="same").tolist()
     t_list = t_all.tolist()
     o = 0
@@ -815,14 +907,14 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
             mid = dc.index(min(dc))
             corners = pl[:mid] + pl[mid + 1:]
             ccx, ccy = _mean_xy(corners)
-            size = sum(math.hypot(x - ccx, y - ccy) for x, y in corners) / 4
+            size = sum([math.hypot(x - ccx, y - ccy) for x, y in corners]) / 4
             if dc[mid] > 0.2 * size:
                 return False, 0.0, "five pips without a centre pip"
         else:
             corners, ccx, ccy = pl, cx, cy
         # Order corners by angle around the centre: a parallelogram has equal opposite sides.
         q = sorted(corners, key=lambda pt: math.atan2(pt[1] - ccy, pt[0] - ccx))
-        size = sum(math.hypot(x - ccx, y - ccy) for x, y in q) / 4
+        size = sum([math.hypot(x - ccx, y - ccy) for x, y in q]) / 4
         err = math.hypot((q[0][0] + q[2][0]) / 2 - (q[1][0] + q[3][0]) / 2,
                          (q[0][1] + q[2][1]) / 2 - (q[1][1] + q[3][1]) / 2) / max(size, 1e-6)
         sides = [math.hypot(q[k][0] - q[k - 1][0], q[k][1] - q[k - 1][1]) for k in range(4)]
@@ -840,7 +932,7 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
         dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
         for ix in _ROWS6:
             rows = tuple([pl[i] for i in row] for row in ix)
-            worst = 0.0
+            ends = []  # each row's two end pips (the farthest apart) and their distance
             dirs = []
             for at, rw in zip(ix, rows, strict=True):
                 i, j, span = 0, 1, dd[at[0], at[1]]
@@ -848,16 +940,24 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
                     dab = dd[at[a], at[b]]
                     if dab > span:
                         i, j, span = a, b, dab
-                k = 3 - i - j
-                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
-                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+                ends.append((i, j, span))
                 dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
+            # (the cheap tests first: most splits have rows that are not parallel)
             par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+            if not par > 0.9:
+                continue
             m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
             sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             # The rows lie side by side (apart across their direction), not end to end.
             across = abs((m2[0] - m1[0]) * dirs[0][1] - (m2[1] - m1[1]) * dirs[0][0])
-            if par > 0.9 and across >= 0.8 * sep and sep >= 2.2 * rb and worst < best[0]:
+            if not (across >= 0.8 * sep and sep >= 2.2 * rb):
+                continue
+            worst = 0.0
+            for (i, j, span), rw in zip(ends, rows, strict=True):
+                k = 3 - i - j
+                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
+                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
+            if worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
         ok = worst < 0.15 and sep <= 9 * r
@@ -866,7 +966,8 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
 
 
 def _mean_xy(pl: list[tuple[float, float]]) -> tuple[float, float]:
-    return sum(x for x, _y in pl) / len(pl), sum(y for _x, y in pl) / len(pl)
+    # (sums of lists, not of generators: the same sums, quicker)
+    return sum([x for x, _y in pl]) / len(pl), sum([y for _x, y in pl]) / len(pl)
 
 
 _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
@@ -908,38 +1009,28 @@ def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
 
 
 class _Lab:
-    """The image in (lightly blurred) Lab colour, converted only where needed: in tiles of
-    _LAB_TILE px, each converted once (blurred with a pixel of margin, so every pixel is as in
-    a conversion of the whole blurred image) the first time a crop needs it."""
+    """The image in (lightly blurred) Lab colour, converted only where needed: each crop is
+    converted when asked for (blurred with a pixel of margin, so every pixel is as in a
+    conversion of the whole blurred image). (The crops asked for are small, a few thousand
+    pixels at most: converting them again costs less than looking up a cache of converted
+    tiles would.)"""
 
     def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
         self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
-        self._lab: np.ndarray | None = None
-        self._done: np.ndarray | None = None
         self._flat: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """The Lab colour of the rows y0 .. y1 - 1 and columns x0 .. x1 - 1 (y0, x0 >= 0; the
+        ends are cut at the picture's edge)."""
         h, w = self.img.shape[:2]
-        if self._lab is None:
-            t = _LAB_TILE
-            self._lab = np.empty((h, w, 3 if self.img.ndim == 3 else 1), np.uint8)
-            self._done = np.zeros(((h + t - 1) // t, (w + t - 1) // t), bool)
-        done = self._done
-        assert done is not None
-        ya, yb, xa, xb = max(0, y0), min(y1, h), max(0, x0), min(x1, w)
-        if ya < yb and xa < xb:
-            t = _LAB_TILE
-            ty0, ty1, tx0, tx1 = ya // t, (yb - 1) // t + 1, xa // t, (xb - 1) // t + 1
-            todo = ~done[ty0:ty1, tx0:tx1]
-            if todo.any():
-                rows = np.flatnonzero(todo.any(axis=1))
-                cols = np.flatnonzero(todo.any(axis=0))
-                # one conversion of the rectangle of tiles still missing (a few tiles twice)
-                self._convert((ty0 + int(rows[0])) * t, min(h, (ty0 + int(rows[-1]) + 1) * t),
-                              (tx0 + int(cols[0])) * t, min(w, (tx0 + int(cols[-1]) + 1) * t))
-                done[ty0 + int(rows[0]):ty0 + int(rows[-1]) + 1, tx0 + int(cols[0]):tx0 + int(cols[-1]) + 1] = True
-        return self._lab[y0:y1, x0:x1]
+        y1, x1 = min(y1, h), min(x1, w)
+        if y1 <= y0 or x1 <= x0:
+            return np.zeros((max(0, y1 - y0), max(0, x1 - x0), 3 if self.img.ndim == 3 else 1), np.uint8)
+        ya, xa = max(0, y0 - 1), max(0, x0 - 1)
+        part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
+        part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
+        return part[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
 
     def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """Lab colour at the pixels (ys, xs) (integer arrays of one shape, inside the picture):
@@ -953,32 +1044,25 @@ class _Lab:
             self._flat = np.ascontiguousarray(self.img).ravel()
         y = ys.ravel()
         x = xs.ravel()
-        # the flat positions of the 3 x 3 neighbourhoods: (neighbour, pixel and channel)
-        r3 = np.array([-1, 0, 1])
-        ch = np.tile(np.arange(nc), y.size)
-        at = ((r3[:, None] * w + r3[None, :]) * nc).reshape(9, 1) + (np.repeat((y * w + x) * nc, nc) + ch)
+        # the flat positions of the 3 x 3 neighbourhoods: (pixel, neighbour, channel)
+        idx = ((y * w + x) * nc)[:, None, None] + ((_R3[:, None] * w + _R3[None, :]).reshape(9, 1) * nc
+                                                    + np.arange(nc))[None]
         edge = (y == 0) | (y == h - 1) | (x == 0) | (x == w - 1)
         if edge.any():  # mirrored at the picture's edge (-1 -> 1, w -> w - 2)
-            e3 = np.repeat(edge, nc)
-            ye, xe = np.repeat(y, nc)[e3] + r3[:, None], np.repeat(x, nc)[e3] + r3[:, None]
+            ye, xe = y[edge, None] + _R3, x[edge, None] + _R3
             ye = np.where(ye < 0, -ye, np.where(ye >= h, 2 * h - 2 - ye, ye))
             xe = np.where(xe < 0, -xe, np.where(xe >= w, 2 * w - 2 - xe, xe))
-            at[:, e3] = ((ye * w)[:, None, :] + xe[None, :, :]).reshape(9, -1) * nc + ch[e3]
-        v = self._flat.take(at).astype(np.uint16)
-        s = ((v[0] + v[2] + v[6] + v[8]) + 2 * (v[1] + v[3] + v[5] + v[7]) + 4 * v[4] + 8)
+            idx[edge] = ((ye * w)[:, :, None] + xe[:, None, :]).reshape(-1, 9, 1) * nc + np.arange(nc)
+        # (integer weights (1 2 1) x (1 2 1) summed exactly, in one call)
+        s = np.matmul(_BLUR9, self._flat.take(idx), dtype=np.uint16) + 8
         part = (s >> 4).astype(np.uint8).reshape(1, y.size, nc)
         if self.img.ndim == 3:
             part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
         return part.reshape(ys.shape + (-1,))
 
-    def _convert(self, y0: int, y1: int, x0: int, x1: int) -> None:
-        h, w = self.img.shape[:2]
-        ya, xa = max(0, y0 - 1), max(0, x0 - 1)
-        part = cv2.GaussianBlur(self.img[ya:min(h, y1 + 1), xa:min(w, x1 + 1)], (3, 3), 0)
-        part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab) if part.ndim == 3 else part[:, :, None]
-        self._lab[y0:y1, x0:x1] = part[y0 - ya:y0 - ya + (y1 - y0), x0 - xa:x0 - xa + (x1 - x0)]
 
-
+_R3 = np.array([-1, 0, 1])
+_BLUR9 = np.array([1, 2, 1, 2, 4, 2, 1, 2, 1], np.uint16)  # (the 3 x 3 neighbours' weights, row by row)
 _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
 _EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
 
@@ -1166,16 +1250,19 @@ def _two_ok(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip, q: Pip, alone: 
             and _two_has_outline(img, p, q))
 
 
-def _crowded_two(p: Pip, q: Pip, pips: list[Pip]) -> bool:
+def _crowded_two(p: Pip, q: Pip, pips: list[Pip], xy: np.ndarray | None = None) -> bool:
     """A pip of a 2 with a look-alike much nearer than the 2's other pip (under 0.4 of their
     distance, where no pip of a neighbouring face or die can be): it belongs with that
-    look-alike (a side face's row of pips next to a top 1), and the pair is not a 2."""
+    look-alike (a side face's row of pips next to a top 1), and the pair is not a 2.
+    ``xy``: the pips' centres as an array (rows as ``pips``), when at hand."""
     lim = (0.4 * _dist(p, q)) ** 2
-    for r in pips:
-        if r is p or r is q:
-            continue
-        for s in (p, q):
-            if (r.x - s.x) ** 2 + (r.y - s.y) ** 2 < lim and _similar(r, s):
+    if xy is None:
+        xy = np.array([[r.x, r.y] for r in pips]).reshape(-1, 2)
+    # (the distances to all pips at once; the look-alike test only for the few near ones)
+    for s in (p, q):
+        for k in np.flatnonzero((xy[:, 0] - s.x) ** 2 + (xy[:, 1] - s.y) ** 2 < lim).tolist():
+            r = pips[k]
+            if r is not p and r is not q and _similar(r, s):
                 return True
     return False
 
@@ -1243,18 +1330,21 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
             v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
         return v
 
+    pairs: list[tuple[frozenset, _Face]] = []  # pairs that fit a 2's pattern: tested below
+
     def grow(sub: list[int], start: int) -> None:
         if len(sub) >= 2:
             face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok and (len(sub) > 2 or (_two_ok(gs_by_pol, img, ps[sub[0]], ps[sub[1]])
-                                             and not _crowded_two(ps[sub[0]], ps[sub[1]], ps))):
-                valid.append((frozenset(sub), face))
+            if face.ok:
+                (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
+                order.append(face)
         if len(sub) == 6:
             return
         for j in range(start, n):
             if all(reach[i][j] >= 0 and similar(i, j) for i in sub):
                 grow(sub + [j], j + 1)
 
+    order: list[_Face] = []  # (the faces in the order found)
     for i in range(n):
         grow([i], i + 1)
     def clean(sub: frozenset, face: _Face) -> bool:
@@ -1265,6 +1355,16 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
         return all(float(np.linalg.norm(pts[j] - c)) >= 1.1 * extent for j in range(n) if j not in sub)
 
     valid = [(sub, f) for sub, f in valid if clean(sub, f)]
+    # A 2 inside a larger clean face is never kept (only faces no other one contains are), so
+    # the costly tests of a 2 are made only for the other pairs.
+    for sub, f in pairs:
+        if any(sub < t for t, _g in valid):
+            continue
+        i, j = sorted(sub)
+        if _two_ok(gs_by_pol, img, ps[i], ps[j]) and not _crowded_two(ps[i], ps[j], ps) and clean(sub, f):
+            valid.append((sub, f))
+    rank = {id(f): k for k, f in enumerate(order)}
+    valid.sort(key=lambda sf: rank[id(sf[1])])  # (in the order found, as the sort below expects)
     maximal = [(s, f) for s, f in valid if not any(s < t for t, _g in valid)]
     maximal.sort(key=lambda sf: (-round(sf[1].roundness + _MORE_PIPS * len(sf[0]), 2), -len(sf[0]), sf[1].cy))
     used: set[int] = set()
@@ -1437,7 +1537,7 @@ def _hypot_lt(dx: np.ndarray, dy: np.ndarray, lim) -> np.ndarray:
 
 def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
     """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
-    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, booleans out)."""
+    tested, all at once: ``ok_pairs`` (index arrays of the pairs in, a boolean array out)."""
     n = len(pips)
     uf = _UF(n)
     if n > 1:
@@ -1448,9 +1548,10 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
         close = (_hypot_lt(xy[ii, 0] - xy[jj, 0], xy[ii, 1] - xy[jj, 1], reach * 0.5 * (ra[ii] + ra[jj]))
                  & (pol[ii] == pol[jj]))
         ii, jj = ii[close], jj[close]
-        for i, j, ok in zip(ii.tolist(), jj.tolist(), ok_pairs(ii, jj), strict=True):
-            if ok:
-                uf.union(i, j)
+        ok = ok_pairs(ii, jj)
+        # (only the linked pairs are walked in Python: the groups do not depend on the others)
+        for i, j in zip(ii[ok].tolist(), jj[ok].tolist(), strict=True):
+            uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(uf.find(i), []).append(i)
@@ -1467,11 +1568,15 @@ def _drop_ghosts(pips: list[Pip]) -> list[Pip]:
     ra = np.array([p.a for p in pips])
     con = np.array([p.contrast for p in pips])
     pol = np.array([p.polarity for p in pips])
-    near = (_hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 6.0 * ra[:, None])
-            & (pol[:, None] == pol[None, :]))
-    near &= (ra[None, :] < 1.5 * ra[:, None]) & (ra[:, None] < 1.5 * ra[None, :])
-    np.fill_diagonal(near, False)
-    strongest = np.where(near, con[None, :], 0.0).max(axis=1)
+    # (only pairs that can be that near are looked at: those of points whose x differ little)
+    i, j = _x_pairs(xy[:, 0], 6.0 * float(ra.max()))
+    alike = (pol[i] == pol[j]) & (ra[j] < 1.5 * ra[i]) & (ra[i] < 1.5 * ra[j])
+    i, j = i[alike], j[alike]
+    dx, dy = xy[i, 0] - xy[j, 0], xy[i, 1] - xy[j, 1]
+    strongest = np.zeros(len(pips))
+    for u, v, lim in ((i, j, ra[i]), (j, i, ra[j])):  # (u's neighbour v, within 6 of u's radii)
+        near = _hypot_lt(dx, dy, 6.0 * lim)
+        np.maximum.at(strongest, u[near], con[v[near]])
     return [p for p, s in zip(pips, strongest, strict=True) if s < _GHOST * p.contrast]
 
 
@@ -1485,7 +1590,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     at = np.array([[p.x, p.y, p.a, p.b, p.ring, p.spot, p.polarity] for p in pips]).reshape(-1, 7)
     similar = _similar_pairs(pips)
 
-    def tight(ii: np.ndarray, jj: np.ndarray) -> list[bool]:
+    def tight(ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
         """Are the pairs of pips (index arrays) tightly linked? (All pairs at once.)"""
         x, y, a, b, ring, spot, pol = at.T
         d = np.array([math.hypot(u, v) for u, v in zip((x[ii] - x[jj]).tolist(), (y[ii] - y[jj]).tolist(),
@@ -1494,9 +1599,10 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         rb = 0.5 * (np.sqrt(a[ii] * b[ii]) + np.sqrt(a[jj] * b[jj]))
         near = (1.9 * rb < d) & (d < _TIGHT * r) & similar(ii, jj, d)
         i, j = ii[near], jj[near]
-        lines = iter(_lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
-                                                            spot[i], spot[j], pol[i]], axis=1)))
-        return [ok and next(lines) for ok in near.tolist()]
+        linked = near.copy()
+        linked[near] = _lines_on_body_at(gs_by_pol, np.stack([x[i], y[i], x[j], y[j], a[i], a[j], ring[i], ring[j],
+                                                              spot[i], spot[j], pol[i]], axis=1))
+        return linked
 
     groups = [[pips[i] for i in g] for g in _components(pips, _TIGHT, tight)]
     faces: list[_Face] = []
@@ -1508,7 +1614,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             lone.add(id(ps[0]))
             continue
         f = _make_face(gs_by_pol, ps)
-        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True) or _crowded_two(*ps, pips)):
+        if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True)
+                                      or _crowded_two(*ps, pips, at[:, :2])):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1544,7 +1651,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
             if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
-                    and _two_ok(gs_by_pol, img, p, q, alone=True) and not _crowded_two(p, q, pips)):
+                    and _two_ok(gs_by_pol, img, p, q, alone=True)
+                    and not _crowded_two(p, q, pips, at[:, :2])):
                 pairs.append((d / r, i, j))
     used = set()
     for _d, i, j in sorted(pairs):
@@ -2056,8 +2164,7 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     # Deciding whether the pips are tiny, count pips split from bars too: on small, blurred
     # dice a 6's columns may all be bars at this size.
     pieces: list[Pip] = []
-    fine = {+1: _find_pips((full, gs_dark), (full, gs_dark), +1, (0,), seen, pieces if stop_if_tiny else bars),
-            -1: _find_pips((full, gs_light), (full, gs_light), -1, (0,), seen, pieces if stop_if_tiny else bars)}
+    fine = _find_pips((full, gs_dark), (full, gs_dark), (0,), seen, pieces if stop_if_tiny else bars)
     if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
@@ -2068,8 +2175,8 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    pips = (_dedupe(fine[+1] + _find_pips((full, gs_dark), (half_m, half_s), +1, rest, bars=bars))
-            + _dedupe(fine[-1] + _find_pips((full, gs_light), (half_m, 255 - half_s), -1, rest, bars=bars)))
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars)
+    pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
 
 
@@ -2158,10 +2265,9 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
-    for pol, gp, hp in ((+1, gs, half_s), (-1, 255 - gs, 255 - half_s)):
-        ps = (_find_pips((full, gp), (full, gp), pol, (0,), bars=bars)
-              + _find_pips((full, gp), (half_m, hp), pol, (1, 2) if coarse else (1,), bars=bars))
-        out.extend(_dedupe(_unpack(ps, regions, tiles, gray.shape)))
+    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars)
+    for pol in (+1, -1):
+        out.extend(_dedupe(_unpack(found[pol], regions, tiles, gray.shape)))
     return out, gs_by_pol
 
 
@@ -2331,10 +2437,13 @@ def _tiny_pips(pips: list[Pip]) -> bool:
         return False
     xy = np.array([[p.x, p.y] for p in pips])
     ra = np.array([p.a for p in pips])
-    # (a neighbour closer than 5 radii: the nearest one is)
-    near = _hypot_lt(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1], 5.0 * ra[:, None])
-    np.fill_diagonal(near, False)
-    paired = near.any(axis=1)
+    # (a neighbour closer than 5 radii: the nearest one is; only pairs of points whose x differ
+    # little can be that close)
+    i, j = _x_pairs(xy[:, 0], 5.0 * float(ra.max()))
+    dx, dy = xy[i, 0] - xy[j, 0], xy[i, 1] - xy[j, 1]
+    paired = np.zeros(len(pips), bool)
+    paired[i[_hypot_lt(dx, dy, 5.0 * ra[i])]] = True
+    paired[j[_hypot_lt(dx, dy, 5.0 * ra[j])]] = True
     if paired.sum() < 2:
         return False
     return float(_median(ra[paired].tolist())) < _TINY_PIP
