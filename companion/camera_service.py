@@ -78,7 +78,9 @@ def _load_overlay() -> Callable | None:
         from vision.overlay import draw_overlay
     except Exception:
         return None
-    return draw_overlay
+    # the preview is read by players in Greek or English, and OpenCV's font has no Greek: the
+    # picture carries boxes, faces and "?", the words (state, reasons) are on the page
+    return lambda image, dice, tokens: draw_overlay(image, dice, tokens, reasons=False)
 
 
 def simple_overlay(image: np.ndarray, dice: list, tokens: list) -> np.ndarray:
@@ -266,9 +268,12 @@ class CameraRuntime:
         import cv2
 
         if frame is None or self.hub.status()["state"] != "ok":
+            # no words in the picture (the page says "camera lost" in the player's language):
+            # a dark frame with a camera crossed out
             image = np.full((360, 480, 3), 40, np.uint8)
-            text = "camera lost" if self.hub.state != "off" else "no camera"
-            cv2.putText(image, text, (20, 190), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (80, 80, 255), 2, cv2.LINE_AA)
+            cv2.rectangle(image, (170, 140), (310, 230), (200, 200, 200), 4)
+            cv2.circle(image, (240, 185), 28, (200, 200, 200), 4)
+            cv2.line(image, (150, 250), (330, 120), (80, 80, 255), 6, cv2.LINE_AA)
             return image
         image = frame.image.copy()
         if self.watch_state == "settled" and self.last_reading is not None:
@@ -283,10 +288,7 @@ class CameraRuntime:
         if w > self.preview_width:
             image = cv2.resize(image, (self.preview_width, int(h * self.preview_width / w)),
                                interpolation=cv2.INTER_AREA)
-        if self.watch_state:
-            cv2.putText(image, WATCHER_TEXT.get(self.watch_state, {}).get("en", self.watch_state), (10, 24),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2, cv2.LINE_AA)
-        return image
+        return image  # the watcher's state is on the page, in words (status "watcher_message")
 
     def mjpeg(self, max_frames: int | None = None):
         """The multipart body of ``/api/camera/preview.mjpg``: one JPEG per new frame."""

@@ -272,6 +272,8 @@ class SetReader:
                 m = self.info.meaning(r["face"])
                 if m:
                     e["meaning"] = m
+                # what the players call it, for the phone page (the face id is not for them)
+                e["label"] = {lang: self.info.label("face", r["face"], lang) for lang in ("el", "en")}
             out["dice" if self.info.kind == "dice" else "tokens"].append(e)
         return out
 

@@ -55,6 +55,7 @@ class Table:
         self._live: dict[str, _Live] = {}
         self._guard = threading.Lock()
         self._listeners: list[Listener] = []
+        self._created_listeners: list[Callable[[str, str], None]] = []
         self._resolvers: dict[str, list[Resolver]] = {}
         self._option_defaults: list[Callable[[str], dict]] = []
         self.active_game: str | None = None
@@ -66,6 +67,11 @@ class Table:
     def subscribe(self, fn: Listener) -> None:
         """``fn(game_id, event, view)`` after every durable event (for speakers, LEDs, logs)."""
         self._listeners.append(fn)
+
+    def on_created(self, fn: Callable[[str, str], None]) -> None:
+        """``fn(game_id, game)`` once a new game is on the table, before its first action (the
+        camera switches to that game's dice set while the players sit down)."""
+        self._created_listeners.append(fn)
 
     def add_resolver(self, game: str, fn: Resolver) -> None:
         """Runs ``fn`` on every action of ``game`` before the rules decide (device input: camera reads)."""
@@ -107,6 +113,11 @@ class Table:
         with self._guard:
             self._live[row.id] = _Live(rules, state, self.store.events(row.id), set(), 0)
         self.active_game = row.id
+        for fn in list(self._created_listeners):
+            try:
+                fn(row.id, game)
+            except Exception:  # the game is created whatever a listener does
+                log.exception("game-created listener failed")
         return {"id": row.id, "host_token": row.host_token, "join_code": row.join_code}
 
     def _new_code(self) -> str:

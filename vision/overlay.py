@@ -1,6 +1,7 @@
 """Draw readings on an image: a box and the face on each die, an orange "?" and the reason
 on dice the reader abstained on. Used by ``companion read --overlay`` and the phone's tray
-preview. Returns a new image; the input is not changed."""
+preview (which leaves the English reason out: ``reasons=False``; the phone says it in words).
+Returns a new image; the input is not changed."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, 
     cv2.putText(img, text, (x, y), font, scale, colour, thick, cv2.LINE_AA)
 
 
-def draw_overlay(image_bgr: np.ndarray, dice: Iterable[Any], tokens: Iterable[Any] = ()) -> np.ndarray:
+def draw_overlay(image_bgr: np.ndarray, dice: Iterable[Any], tokens: Iterable[Any] = (),
+                 reasons: bool = True) -> np.ndarray:
     img = np.asarray(image_bgr)
     if img.ndim == 2:
         out = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
@@ -66,5 +68,6 @@ def draw_overlay(image_bgr: np.ndarray, dice: Iterable[Any], tokens: Iterable[An
             else:
                 reason = str(d.get("reason") or "unsure")
                 _label(out, "?", (x0, y0 - 4), colour, scale)
-                _label(out, reason, (x0, y1 + int(14 * max(1.0, base))), colour, 0.4 * max(1.0, base))
+                if reasons:
+                    _label(out, reason, (x0, y1 + int(14 * max(1.0, base))), colour, 0.4 * max(1.0, base))
     return out

@@ -65,6 +65,10 @@ def test_augustus_real_bag_reading():
         else:
             right += t["face"] == sym
             assert t["meaning"]["symbol"] == t["face"]
+            # the phone shows the token by the name in set.toml, in both languages
+            assert t["label"] == {"el": reader.info.label("face", t["face"], "el"),
+                                  "en": reader.info.label("face", t["face"], "en")}
+            assert t["label"]["el"] != t["face"] and t["label"]["en"] != t["face"]
     assert right >= 6
 
 

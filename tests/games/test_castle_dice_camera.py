@@ -307,6 +307,24 @@ def test_attach_wires_readings_and_switches_the_reader(table):
     assert cam.attach(SimpleNamespace(extensions={}), table) is None
 
 
+def test_a_new_castle_game_switches_the_reader_before_its_first_action(table):
+    """The first roll of a game (who plays first) may come from the camera, before any action:
+    the tray must be read with the Castle Dice set by then, not with pip dice."""
+    readers = []
+
+    class FakeReader:
+        def read(self, image):
+            return {"dice": [], "tokens": []}
+
+    runtime = SimpleNamespace(on_reading=lambda fn: None, set_reader=readers.append)
+    glue = cam.attach(SimpleNamespace(extensions={"camera": runtime}), table, reader_factory=FakeReader)
+    table.create_game("augustus", ["Ana", "Ben"])
+    assert glue.reader_ready(timeout=30) and readers == []  # not for another game
+    table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})
+    assert glue.reader_ready(timeout=30)
+    assert len(readers) == 1
+
+
 def test_a_slow_set_does_not_hold_up_the_first_action(table):
     """Learning the Castle Dice set takes seconds (more on a Pi, the first time after an
     update): the action that brings the game on is answered at once, the reader comes later."""

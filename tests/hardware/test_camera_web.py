@@ -50,8 +50,8 @@ def vision_fakes(monkeypatch):
     watcher_mod.RollWatcher = FakeWatcher
     overlay_mod = types.ModuleType("vision.overlay")
 
-    def draw_overlay(image, dice, tokens):
-        calls.append((image.shape, dice, tokens))
+    def draw_overlay(image, dice, tokens, reasons=True):
+        calls.append((image.shape, dice, tokens, reasons))
         out = image.copy()
         out[:10, :10] = (0, 0, 255)
         return out
@@ -143,6 +143,8 @@ def test_preview_is_mjpeg_with_the_overlay_and_only_while_watched(camera_app, ap
     assert image is not None and image.shape[:2] == (120, 160)
     assert rt.encoded > 0 and rt.clients == 0
     assert vision_fakes  # the overlay drew the reading on settled frames
+    # ... without the English reasons (OpenCV's font has no Greek; the page says them)
+    assert all(call[3] is False for call in vision_fakes)
     encoded = rt.encoded
     time.sleep(0.3)
     assert rt.encoded == encoded  # the viewer left: encoding stopped

@@ -52,6 +52,9 @@ def test_host_changes_settings_on_the_phone_and_watches_the_tray(server_factory,
     tray.wait_for_function("document.querySelector('.camera-badge') && "
                            "document.querySelector('.camera-badge').dataset.state === 'ok'")
     assert "Camera working" in tray.inner_text(".camera-badge")
+    # the roll watcher's state is said in words on the page (not burned in English into the picture)
+    tray.wait_for_function("/Tray empty|Rolling|Dice read/.test(document.querySelector('.camera-reading').textContent)",
+                           timeout=15000)
     tray.wait_for_function("(() => { const i = document.querySelector('img.camera-preview');"
                            " return i && !i.hidden && i.naturalWidth > 0; })()", timeout=10000)
     assert page.errors == [] and tray.errors == [] and stranger.errors == []

@@ -38,9 +38,12 @@
     root.replaceChildren(badge, reading, button, img);
 
     function faces(r) {
-      const dice = (r && (r.dice || r)) || [];
+      let dice = (r && (r.dice || r)) || [];
       if (!Array.isArray(dice)) return "";
-      return dice.map((d) => (d.face != null ? d.face : d.value != null ? d.value : t("unsure"))).join(" · ");
+      if (r && Array.isArray(r.tokens)) dice = dice.concat(r.tokens);
+      // a taught set's faces by their names in the player's language (set.toml labels), not their ids
+      const name = (d) => (d.label && (d.label[lang] || d.label.en)) || d.face;
+      return dice.map((d) => (d.face != null ? name(d) : d.value != null ? d.value : t("unsure"))).join(" · ");
     }
 
     function draw() {
@@ -50,7 +53,9 @@
         badge.textContent = ((s.message && (s.message[lang] || s.message.en)) || s.state) + (s.demo ? " " + t("demo") : "");
         badge.dataset.state = s.state;
         const f = faces(s.reading);
-        reading.textContent = f ? t("reading") + ": " + f : "";
+        // the roll watcher's state (rolling, dice read...) while the camera works
+        const w = s.ok && s.watcher_message ? (s.watcher_message[lang] || s.watcher_message.en) : "";
+        reading.textContent = [w, f ? t("reading") + ": " + f : ""].filter(Boolean).join(" · ");
       }
       const canShow = s && s.state !== "off";
       button.hidden = !canShow;
