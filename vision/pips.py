@@ -1274,7 +1274,29 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
             continue
         used |= sub
         out.append(face)
+    if n == 3 and len(out) == 1 and len(out[0].pips) == 2:
+        out = [_two_beside_a_one(gs_by_pol, img, ps, out[0], [f for s, f in maximal if len(s) == 2])]
     return out
+
+
+def _is_clean_one(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
+    """Would this pip, left alone, be read as a 1 (the tests of a lone pip in _faces)?"""
+    gs = gs_by_pol[p.polarity]
+    return _single_pip_is_die(gs, p, (1.5,)) and _clean_rings(gs, p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
+
+
+def _two_beside_a_one(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip], two: _Face,
+                      twos: list[_Face]) -> _Face:
+    """Three alike pips, a top face's 1 and the 2 of a side face next to it: the 1 pairs up
+    with the 2's nearer pip as well as the 2's pips do with each other. Of the 2s they make,
+    the one whose left-over pip is a clean 1 explains every pip (the other leaves a pip of a
+    side face, crowded by its die's edge, that is no 1); the roundest 2 is kept otherwise."""
+    def left(f: _Face) -> Pip:
+        return next(p for p in ps if all(p is not q for q in f.pips))
+
+    if _is_clean_one(gs_by_pol, img, left(two)):
+        return two
+    return next((f for f in twos if f is not two and _is_clean_one(gs_by_pol, img, left(f))), two)
 
 
 def _third_row(f: _Face, left: list[Pip]) -> bool:
