@@ -1609,13 +1609,15 @@ def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
     rest = [f for f in faces if f.reason != "candidate"]
     drop: set[int] = set()
     keep1: list[_Face] = []
+    # (a low camera sees the top face flatter than the side face below it: see _low_camera)
+    low = bool(cands) and _low_camera(rest)
     for c in cands:
         for k, f in enumerate(rest):
             if k in drop or f.polarity != c.polarity or len(f.pips) < 2:
                 continue
             d = math.hypot(f.cx - c.cx, f.cy - c.cy)
             if (d < 1.15 * max(_face_size(c), _face_size(f)) and f.cy > c.cy + 0.3 * d
-                    and c.roundness > f.roundness + 0.1 and max(c.r, f.r) / min(c.r, f.r) < 1.4):
+                    and (c.roundness > f.roundness + 0.1 or low) and max(c.r, f.r) / min(c.r, f.r) < 1.4):
                 drop.add(k)
                 c.reason = ""
                 keep1.append(c)
