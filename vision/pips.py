@@ -1637,9 +1637,15 @@ def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
     the table). So in the upper half of an upright picture a side face is never *above* the
     top face: when a face squeezed top-to-bottom (pips wide and flat, as the table plane is
     seen from a low camera) sits right above a slightly rounder face, the rounder one is the
-    side. (A much flatter face above is a side face seen from a camera not quite overhead.)"""
+    side. (A much flatter face above is a side face seen from a camera not quite overhead.)
+    In the lower half a side face above the top face is seen only by a camera looking down
+    past it (its nadir above the die): it is then a sliver, its pips less than 0.6 as high as
+    wide unless the die is over 37 degrees off the lens axis. So there too a face squeezed to
+    0.6-0.85 right above a slightly rounder one is the top face (a low camera's)."""
     d = math.hypot(side.cx - top.cx, side.cy - top.cy)
-    if not top.ok or side.cy - top.cy < 0.7 * d or max(top.cy, side.cy) > 0.5 * height:
+    if not top.ok or side.cy - top.cy < 0.7 * d:
+        return False
+    if max(top.cy, side.cy) > 0.5 * height and not 0.6 <= top.roundness <= 0.85:
         return False
     if not 0.0 <= side.roundness - top.roundness < _LOW_VIEW:
         return False
