@@ -1557,6 +1557,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     faces = _complete_threes(gs_by_pol, faces, singles, lone)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
+    flat = [p for p in singles if _flat_lone_pip(gs_by_pol, img, p)]
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
     pairs = []
     for i, p in enumerate(singles):
@@ -1588,7 +1589,24 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             f1 = _make_face(gs_by_pol, [p])
             f1.reason = "candidate"
             faces.append(f1)
+    for p in flat:  # (see _flat_lone_pip)
+        f1 = _make_face(gs_by_pol, [p])
+        f1.reason = "flat candidate"
+        faces.append(f1)
     return faces
+
+
+def _flat_lone_pip(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
+    """A lone pip squeezed flat (0.4-0.6 as high as wide, lying within 30 degrees of level)
+    and otherwise as clean as a 1: a solid blob in a compact patch of die colour. It may be a
+    die's top-face 1 seen from a low camera (see _flat_top_1s); the tests of a lone pip
+    (_single_pip_is_die) want 0.6 and more."""
+    if not 0.4 <= p.roundness < 0.6 or _angle_diff(p.theta, 0.0) >= math.radians(30):
+        return False
+    gs = gs_by_pol[p.polarity]
+    if _blob_shape(gs, p)[0] < 0.88:
+        return False
+    return _clean_rings(gs, p, (1.5, 2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
 
 
 def _face_size(f: _Face) -> float:
@@ -1598,8 +1616,49 @@ def _face_size(f: _Face) -> float:
 
 def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
+    faces = _flat_top_1s(faces)
     faces = _pick_top_1s(faces)
     return _pick_top_faces_by_shape(faces, height)
+
+
+def _flat_top_1s(faces: list[_Face]) -> list[_Face]:
+    """A flat candidate 1 (_flat_lone_pip) right above a clearly rounder face of its die is
+    that die's top face, seen from a low camera, when the camera is known to be in front of
+    the dice: a die lower in the picture shows its side face below its top face (a clearly
+    rounder face above a flatter one), so the point of the table below the camera lies below
+    that die, and side faces turn towards it, down. (With the camera over the dice, a flat
+    face above a rounder one is a side face turned up, towards the camera.) The rounder face
+    below goes; the other flat candidates go."""
+    flat = [f for f in faces if f.reason == "flat candidate"]
+    if not flat:
+        return faces
+    rest = [f for f in faces if f.reason != "flat candidate"]
+    # the lowest die in the picture whose side face lies clearly below its top face (of each
+    # polarity: a key's legends beside white dice are no dice, yet may look like a flat 1
+    # above a rounder mark)
+    front_y = {+1: -math.inf, -1: -math.inf}
+    for t in rest:
+        for o in rest:
+            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+            if (o is not t and t.ok and len(t.reason) == 0 and o.polarity == t.polarity
+                    and 0 < d < 1.15 * max(_face_size(t), _face_size(o)) and o.cy - t.cy >= 0.7 * d
+                    and t.roundness >= o.roundness + 0.12 and max(t.r, o.r) <= _SIDE_RATIO * min(t.r, o.r)):
+                front_y[t.polarity] = max(front_y[t.polarity], t.cy)
+    keep: list[_Face] = []
+    for c in flat:
+        if c.cy >= front_y[c.polarity]:
+            continue
+        below = [k for k, f in enumerate(rest)
+                 if f.polarity == c.polarity and f.roundness >= c.roundness + 0.1
+                 and max(c.r, f.r) / min(c.r, f.r) < 1.4
+                 and 0 < (dd := math.hypot(f.cx - c.cx, f.cy - c.cy)) < 1.15 * max(_face_size(c), _face_size(f))
+                 and f.cy - c.cy >= 0.7 * dd]
+        if below:
+            k = min(below, key=lambda k: math.hypot(rest[k].cx - c.cx, rest[k].cy - c.cy))
+            del rest[k]
+            c.reason = ""
+            keep.append(c)
+    return rest + keep
 
 
 def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
