@@ -1676,12 +1676,21 @@ def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
                 continue
             d = math.hypot(f.cx - c.cx, f.cy - c.cy)
             if (d < 1.15 * max(_face_size(c), _face_size(f)) and f.cy > c.cy + 0.3 * d
-                    and (c.roundness > f.roundness + 0.1 or low) and max(c.r, f.r) / min(c.r, f.r) < 1.4):
+                    and (c.roundness > f.roundness + 0.1 or low) and _side_size_ok(c, f)):
                 drop.add(k)
                 c.reason = ""
                 keep1.append(c)
                 break
     return [f for k, f in enumerate(rest) if k not in drop] + keep1
+
+
+def _side_size_ok(c: _Face, f: _Face) -> bool:
+    """May ``f`` be the side face of the die whose top-face 1 is ``c``, by their pip sizes?
+    Within 1.4 either way; a side face's pips may be smaller, as elsewhere (_SIDE_RATIO),
+    when they are also clearly flatter (foreshortened, farther round the die) and make a
+    face (not a key's legends, at odd distances, below a mark on a key above)."""
+    ratio = max(c.r, f.r) / min(c.r, f.r)
+    return ratio < 1.4 or (c.r > f.r and ratio < _SIDE_RATIO and c.roundness > f.roundness + 0.1 and f.ok)
 
 
 def _face_contrast(f: _Face) -> float:

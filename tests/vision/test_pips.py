@@ -735,3 +735,15 @@ def test_a_flat_top_one_above_its_front_face_when_the_camera_is_in_front():
     assert [(round(d["x"]), round(d["y"]), d["value"]) for d in far] == [(84, 121, 1)], far
     pairs, _extra = match(yolo_labels(image), dice, tol=25)
     assert sum(v == got for v, got in pairs) == 3, pairs  # (the two in front and this one)
+
+
+def test_a_top_one_above_a_side_face_of_smaller_flatter_pips_is_kept():
+    """Colour tray 38: the die at (229, 203) shows a 1 on top and two side faces' rows of 3
+    below it, their pips foreshortened: flatter (0.55-0.61 against 0.89) and 1.5 times
+    smaller. That is its side faces (the 1 was missed and the two rows read as two cocked
+    dice), as a side face's pips may be up to _SIDE_RATIO smaller elsewhere."""
+    import synth_pips as sp
+
+    img, _truth = render(sp.random_scene(38, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 38)
+    near = [d for d in read_pips(img) if abs(d["x"] - 229) < 25 and 190 < d["y"] < 230]
+    assert [(round(d["x"]), round(d["y"]), d["value"]) for d in near] == [(229, 203, 1)], near
