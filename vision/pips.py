@@ -1374,7 +1374,29 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
             continue
         used |= sub
         out.append(face)
+    if n == 3 and len(out) == 1 and len(out[0].pips) == 2:
+        out = [_two_beside_a_one(gs_by_pol, img, ps, out[0], [f for s, f in maximal if len(s) == 2])]
     return out
+
+
+def _is_clean_one(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
+    """Would this pip, left alone, be read as a 1 (the tests of a lone pip in _faces)?"""
+    gs = gs_by_pol[p.polarity]
+    return _single_pip_is_die(gs, p, (1.5,)) and _clean_rings(gs, p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
+
+
+def _two_beside_a_one(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip], two: _Face,
+                      twos: list[_Face]) -> _Face:
+    """Three alike pips, a top face's 1 and the 2 of a side face next to it: the 1 pairs up
+    with the 2's nearer pip as well as the 2's pips do with each other. Of the 2s they make,
+    the one whose left-over pip is a clean 1 explains every pip (the other leaves a pip of a
+    side face, crowded by its die's edge, that is no 1); the roundest 2 is kept otherwise."""
+    def left(f: _Face) -> Pip:
+        return next(p for p in ps if all(p is not q for q in f.pips))
+
+    if _is_clean_one(gs_by_pol, img, left(two)):
+        return two
+    return next((f for f in twos if f is not two and _is_clean_one(gs_by_pol, img, left(f))), two)
 
 
 def _third_row(f: _Face, left: list[Pip]) -> bool:
@@ -1642,6 +1664,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     faces = _complete_threes(gs_by_pol, faces, singles, lone)
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
+    flat = [p for p in singles if _flat_lone_pip(gs_by_pol, img, p)]
     singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
     pairs = []
     for i, p in enumerate(singles):
@@ -1674,7 +1697,24 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             f1 = _make_face(gs_by_pol, [p])
             f1.reason = "candidate"
             faces.append(f1)
+    for p in flat:  # (see _flat_lone_pip)
+        f1 = _make_face(gs_by_pol, [p])
+        f1.reason = "flat candidate"
+        faces.append(f1)
     return faces
+
+
+def _flat_lone_pip(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
+    """A lone pip squeezed flat (0.4-0.6 as high as wide, lying within 30 degrees of level)
+    and otherwise as clean as a 1: a solid blob in a compact patch of die colour. It may be a
+    die's top-face 1 seen from a low camera (see _flat_top_1s); the tests of a lone pip
+    (_single_pip_is_die) want 0.6 and more."""
+    if not 0.4 <= p.roundness < 0.6 or _angle_diff(p.theta, 0.0) >= math.radians(30):
+        return False
+    gs = gs_by_pol[p.polarity]
+    if _blob_shape(gs, p)[0] < 0.88:
+        return False
+    return _clean_rings(gs, p, (1.5, 2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
 
 
 def _face_size(f: _Face) -> float:
@@ -1684,8 +1724,49 @@ def _face_size(f: _Face) -> float:
 
 def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
+    faces = _flat_top_1s(faces)
     faces = _pick_top_1s(faces)
     return _pick_top_faces_by_shape(faces, height)
+
+
+def _flat_top_1s(faces: list[_Face]) -> list[_Face]:
+    """A flat candidate 1 (_flat_lone_pip) right above a clearly rounder face of its die is
+    that die's top face, seen from a low camera, when the camera is known to be in front of
+    the dice: a die lower in the picture shows its side face below its top face (a clearly
+    rounder face above a flatter one), so the point of the table below the camera lies below
+    that die, and side faces turn towards it, down. (With the camera over the dice, a flat
+    face above a rounder one is a side face turned up, towards the camera.) The rounder face
+    below goes; the other flat candidates go."""
+    flat = [f for f in faces if f.reason == "flat candidate"]
+    if not flat:
+        return faces
+    rest = [f for f in faces if f.reason != "flat candidate"]
+    # the lowest die in the picture whose side face lies clearly below its top face (of each
+    # polarity: a key's legends beside white dice are no dice, yet may look like a flat 1
+    # above a rounder mark)
+    front_y = {+1: -math.inf, -1: -math.inf}
+    for t in rest:
+        for o in rest:
+            d = math.hypot(o.cx - t.cx, o.cy - t.cy)
+            if (o is not t and t.ok and len(t.reason) == 0 and o.polarity == t.polarity
+                    and 0 < d < 1.15 * max(_face_size(t), _face_size(o)) and o.cy - t.cy >= 0.7 * d
+                    and t.roundness >= o.roundness + 0.12 and max(t.r, o.r) <= _SIDE_RATIO * min(t.r, o.r)):
+                front_y[t.polarity] = max(front_y[t.polarity], t.cy)
+    keep: list[_Face] = []
+    for c in flat:
+        if c.cy >= front_y[c.polarity]:
+            continue
+        below = [k for k, f in enumerate(rest)
+                 if f.polarity == c.polarity and f.roundness >= c.roundness + 0.1
+                 and max(c.r, f.r) / min(c.r, f.r) < 1.4
+                 and 0 < (dd := math.hypot(f.cx - c.cx, f.cy - c.cy)) < 1.15 * max(_face_size(c), _face_size(f))
+                 and f.cy - c.cy >= 0.7 * dd]
+        if below:
+            k = min(below, key=lambda k: math.hypot(rest[k].cx - c.cx, rest[k].cy - c.cy))
+            del rest[k]
+            c.reason = ""
+            keep.append(c)
+    return rest + keep
 
 
 def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
@@ -1695,18 +1776,29 @@ def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
     rest = [f for f in faces if f.reason != "candidate"]
     drop: set[int] = set()
     keep1: list[_Face] = []
+    # (a low camera sees the top face flatter than the side face below it: see _low_camera)
+    low = bool(cands) and _low_camera(rest)
     for c in cands:
         for k, f in enumerate(rest):
             if k in drop or f.polarity != c.polarity or len(f.pips) < 2:
                 continue
             d = math.hypot(f.cx - c.cx, f.cy - c.cy)
             if (d < 1.15 * max(_face_size(c), _face_size(f)) and f.cy > c.cy + 0.3 * d
-                    and c.roundness > f.roundness + 0.1 and max(c.r, f.r) / min(c.r, f.r) < 1.4):
+                    and (c.roundness > f.roundness + 0.1 or low) and _side_size_ok(c, f)):
                 drop.add(k)
                 c.reason = ""
                 keep1.append(c)
                 break
     return [f for k, f in enumerate(rest) if k not in drop] + keep1
+
+
+def _side_size_ok(c: _Face, f: _Face) -> bool:
+    """May ``f`` be the side face of the die whose top-face 1 is ``c``, by their pip sizes?
+    Within 1.4 either way; a side face's pips may be smaller, as elsewhere (_SIDE_RATIO),
+    when they are also clearly flatter (foreshortened, farther round the die) and make a
+    face (not a key's legends, at odd distances, below a mark on a key above)."""
+    ratio = max(c.r, f.r) / min(c.r, f.r)
+    return ratio < 1.4 or (c.r > f.r and ratio < _SIDE_RATIO and c.roundness > f.roundness + 0.1 and f.ok)
 
 
 def _face_contrast(f: _Face) -> float:
@@ -1721,9 +1813,15 @@ def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
     the table). So in the upper half of an upright picture a side face is never *above* the
     top face: when a face squeezed top-to-bottom (pips wide and flat, as the table plane is
     seen from a low camera) sits right above a slightly rounder face, the rounder one is the
-    side. (A much flatter face above is a side face seen from a camera not quite overhead.)"""
+    side. (A much flatter face above is a side face seen from a camera not quite overhead.)
+    In the lower half a side face above the top face is seen only by a camera looking down
+    past it (its nadir above the die): it is then a sliver, its pips less than 0.6 as high as
+    wide unless the die is over 37 degrees off the lens axis. So there too a face squeezed to
+    0.6-0.85 right above a slightly rounder one is the top face (a low camera's)."""
     d = math.hypot(side.cx - top.cx, side.cy - top.cy)
-    if not top.ok or side.cy - top.cy < 0.7 * d or max(top.cy, side.cy) > 0.5 * height:
+    if not top.ok or side.cy - top.cy < 0.7 * d:
+        return False
+    if max(top.cy, side.cy) > 0.5 * height and not 0.6 <= top.roundness <= 0.85:
         return False
     if not 0.0 <= side.roundness - top.roundness < _LOW_VIEW:
         return False
