@@ -32,7 +32,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
 * **Decision**: each (type, face) scores by the mean of its two best-matching examples, minus the
   colour distance as a penalty (a face name on several types whose examples match across the
   types pools them, scored by the mean of as many of its best as match by chance as well as a
-  lone face's best two: only colour tells those types apart);
+  lone face's best two, other types' examples counting a little less: only colour tells those
+  types apart);
   a margin between the best and the runner-up. Too small a margin, too weak a match or an
   unknown colour -> abstain with a reason. A sure reading is not tried on the other outlines
   found at its place (speed).
@@ -779,9 +780,17 @@ def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
         group = model.cls_group if model.cls_group is not None else np.arange(ncls)
         ex_grp = np.where(ex_cls >= 0, group[np.maximum(ex_cls, 0)], -1)
         for g in np.unique(group):
-            v = np.sort(ex[ex_grp == g])[::-1]
-            if len(v) >= 2:
-                out[group == g] = float(v[:_pool_k(len(v), int((group == g).sum()))].mean())
+            sel = ex_grp == g
+            v = ex[sel]
+            if len(v) < 2:
+                continue
+            k = _pool_k(len(v), int((group == g).sum()))
+            for c in np.flatnonzero(group == g):
+                # another type's examples count a little less for this type: they widen the looks
+                # of the symbol the pool knows, which should help a die only where its own
+                # examples lack that look, not lift the face for every die of any colour
+                w = np.sort(v - POOL_OTHER * (ex_cls[sel] != c))[::-1]
+                out[c] = float(w[:k].mean())
     return out
 
 
@@ -1371,6 +1380,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     return model, warnings
 
 
+POOL_OTHER = 0.03    # how much less another type's example of a pooled face counts (a similarity)
 POOL_MIN = -0.1      # faces of one name on several types pool when their examples match across types this well
 
 
