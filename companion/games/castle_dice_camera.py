@@ -366,8 +366,8 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
         done["thread"].start()
 
     table.subscribe(lambda game_id, _event, _view: ensure_reader(game_id))
-    if hasattr(table, "on_created"):  # a new game: switch now, its first roll may be the camera's
-        table.on_created(lambda game_id, _game: ensure_reader(game_id))
+    # a new game switches at once: its first roll (who plays first) may be the camera's
+    table.on_created(lambda game_id, _game: ensure_reader(game_id))
     ensure_reader()
     def reader_ready(timeout: float | None = None) -> bool:
         """Wait (up to ``timeout`` s) until the set is open; True when no opening is under way."""
