@@ -294,6 +294,72 @@ def open_set(name_or_dir: str | os.PathLike, *, use_cache: bool = True) -> SetRe
     return reader
 
 
+# --- the set each game reads with --------------------------------------------------------------
+# A game's camera reads with its built-in set until the players teach their own printing: a set
+# taught on the teach screen is saved under <data dir>/sets/<name>/ and named in the config's
+# [sets] table (``castle-dice = "my-dice"``); a folder path works there too.
+GAME_SETS = {"castle-dice": "castle-dice", "augustus": "augustus-tokens"}  # game -> built-in set
+
+
+def taught_dir(data_dir: str | os.PathLike) -> Path:
+    return Path(data_dir) / "sets"
+
+
+def set_source(game: str, cfg: dict | None, data_dir: str | os.PathLike | None) -> str:
+    """What ``open_set`` opens for ``game``: the config's choice (a built-in name, a set taught
+    under the data folder, or a folder path), else the game's built-in set."""
+    choice = str(((cfg or {}).get("sets") or {}).get(game) or GAME_SETS[game])
+    if choice in BUILTIN or data_dir is None or not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", choice):
+        return choice
+    taught = taught_dir(data_dir) / choice
+    return str(taught) if taught.is_dir() else choice
+
+
+def check_fits(game: str, name_or_dir: str | os.PathLike) -> tuple[SetInfo, list[str]]:
+    """The set folder, checked to be usable by ``game``'s camera: the right kind and only faces
+    the game knows (those of its built-in set). Returns (info, warnings: faces not taught);
+    raises SetError naming what does not fit."""
+    info, _ = load_set_folder(name_or_dir)
+    base, _ = load_set_folder(GAME_SETS[game])
+    if info.kind != base.kind:
+        raise SetError(f"the set '{info.name}' has {info.kind}, but {game} reads {base.kind}")
+    unknown = sorted(f"{t}/{f}" for t, f in info.files if (t, f) not in base.files)
+    if unknown:
+        raise SetError(f"the set '{info.name}' has faces {game} does not know: {', '.join(unknown[:5])}"
+                       f" (its faces are those of '{base.name}', e.g. {'/'.join(next(iter(base.files)))})")
+    missing = sorted(f"{t}/{f}" for t, f in base.files if (t, f) not in info.files)
+    warnings = [f"the set '{info.name}' has no pictures of {', '.join(missing[:8])}"
+                f"{' ...' if len(missing) > 8 else ''}: the camera cannot read those faces"] if missing else []
+    return info, warnings
+
+
+def open_for_game(game: str, cfg: dict | None, data_dir: str | os.PathLike | None) -> SetReader:
+    """The reader ``game``'s camera uses now. A chosen set that is gone or does not fit any more
+    is logged and the built-in set is read instead (the table keeps working)."""
+    source = set_source(game, cfg, data_dir)
+    if source != GAME_SETS[game]:
+        try:
+            check_fits(game, source)
+            return open_set(source)
+        except (SetError, OSError) as err:
+            log.warning("the set chosen for %s cannot be used (%s); reading with '%s'", game, err, GAME_SETS[game])
+    return open_set(GAME_SETS[game])
+
+
+def sets_for(game: str, data_dir: str | os.PathLike | None) -> list[str]:
+    """The names a host may choose for ``game``: its built-in set and the taught sets that fit."""
+    names = [GAME_SETS[game]]
+    root = taught_dir(data_dir) if data_dir is not None else None
+    if root is not None and root.is_dir():
+        for p in sorted(root.iterdir()):
+            try:
+                check_fits(game, p)
+            except (SetError, OSError):
+                continue
+            names.append(p.name)
+    return names
+
+
 # --- teaching ----------------------------------------------------------------------------------
 def crop_object(frame_bgr: np.ndarray, margin: float = 0.18) -> tuple[np.ndarray, bool]:
     """Crop the one die/token in a camera frame. Returns (crop, found); the whole frame if not found."""

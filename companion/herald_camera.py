@@ -57,15 +57,16 @@ def read_token(frame: np.ndarray | None, reader, bag: dict[str, int]) -> dict:
     return {"type": "draw", "token": face, "source": "camera"}
 
 
-def make_resolver(frames: FrameSource, reader_factory: Callable[[], object]):
-    """A table resolver for Augustus: fills in real-bag draws from the camera."""
+def make_resolver(frames: FrameSource, reader_factory: Callable[[], object], *, cache: bool = True):
+    """A table resolver for Augustus: fills in real-bag draws from the camera. The reader is made
+    at the first real-bag draw (once, or at every draw with ``cache=False``: the factory caches)."""
     reader_box: list = []
 
     def resolve(game_id: str, state: dict, action: dict, actor: Actor) -> dict:
         if state.get("mode") != "real" or action.get("type") != "draw" or action.get("token") is not None:
             return action
-        if not reader_box:
-            reader_box.append(reader_factory())
+        if not reader_box or not cache:
+            reader_box[:] = [reader_factory()]
         return read_token(frames(), reader_box[0], state["bag"])
 
     return resolve
@@ -78,9 +79,17 @@ def attach_real_bag(app, table) -> None:
         camera = app.extensions.get("camera")  # the CameraRuntime of companion.camera_service
         return None if camera is None else camera.read()
 
+    opened: dict = {}
+
     def reader():
-        from companion.dicesets import open_set
+        """The token set chosen for Augustus (settings [sets]), opened again when the choice changes."""
+        from companion.dicesets import open_for_game, set_source
 
-        return open_set("augustus-tokens")
+        conf = getattr(app, "config", {})
+        cfg, data_dir = conf.get("CONFIG"), conf.get("DATA_DIR")
+        source = set_source("augustus", cfg, data_dir)
+        if opened.get("source") != source:
+            opened.update(source=source, reader=open_for_game("augustus", cfg, data_dir))
+        return opened["reader"]
 
-    table.add_resolver("augustus", make_resolver(frames, reader))
+    table.add_resolver("augustus", make_resolver(frames, reader, cache=False))

@@ -50,6 +50,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Any, bool]]] = {
         "lost_after_s": ("number", (0.5, 30), False),
         "retry_every_s": ("number", (0.5, 60), False),
     },
+    "sets": {"castle-dice": ("set", "castle-dice", True), "augustus": ("set", "augustus", True)},
     "buttons": {
         **{pin: ("int", (0, 27), True) for pin in PINS},
         "bounce_ms": ("int", (0, 200), True),
@@ -287,6 +288,20 @@ def _check_value(section: str, key: str, value: Any) -> Any:
         if not isinstance(value, str):
             raise SettingsError("camera.source must be a text.", "Η πηγή της κάμερας πρέπει να είναι κείμενο.")
         return value.strip()
+    if kind == "set":
+        from companion.dicesets import GAME_SETS, SetError, check_fits, set_source
+
+        if not isinstance(value, str) or not value.strip() or len(value) > 500:
+            raise SettingsError(f"sets.{key} must be the name of a set.", f"Το sets.{key} πρέπει να είναι όνομα σετ.")
+        value = value.strip()
+        if value == GAME_SETS[arg]:
+            return value
+        try:
+            check_fits(arg, set_source(arg, {"sets": {arg: value}}, _data_dir()))
+        except (SetError, OSError) as err:
+            raise SettingsError(f"sets.{key}: {err}.",
+                                f"Το σετ {value!r} δεν ταιριάζει στο {key}: {err}.") from err
+        return value
     raise AssertionError(kind)
 
 
@@ -346,6 +361,12 @@ def apply_config(app, old: dict, new: dict) -> tuple[list[str], list[str]]:
         runtime.hub.lock_controls = bool(c.get("lock_exposure", True))
         runtime.restart(str(c.get("source", "auto")), float(c.get("fps", 10)))
         applied += sorted(f"{s}.{k}" for s, k in cam_keys & diff)
+    sets_keys = {("sets", k) for k in SCHEMA["sets"]} & diff
+    if sets_keys:  # the herald opens the chosen set at its next draw; the tray switches now
+        glue = app.extensions.get("castle_camera")
+        if ("sets", "castle-dice") in sets_keys and glue is not None and hasattr(glue, "ensure_reader"):
+            glue.ensure_reader()
+        applied += sorted(f"{s}.{k}" for s, k in sets_keys)
     button_keys = {("buttons", k) for k in SCHEMA["buttons"] if SCHEMA["buttons"][k][2]}
     panel = app.extensions.get("panel")
     if button_keys & diff and panel is not None and hasattr(panel, "reconfigure"):
@@ -354,6 +375,19 @@ def apply_config(app, old: dict, new: dict) -> tuple[list[str], list[str]]:
     elif button_keys & diff:
         restart += sorted(f"{s}.{k}" for s, k in button_keys & diff)
     return applied, restart
+
+
+def use_set(game: str, name: str) -> list[str]:
+    """Makes the taught set ``name`` the one ``game``'s camera reads with (the teach screen calls
+    it after saving a set that fits the game): checked, written to config.toml, put in force."""
+    current = copy.deepcopy(_current_config())
+    new_cfg = validate_config(current, {"sets": {game: name}})
+    data_dir = _data_dir()
+    file_cfg = config_mod.load(data_dir)
+    file_cfg.setdefault("sets", {})[game] = new_cfg["sets"][game]
+    config_mod.save(data_dir, _strip_unknown(file_cfg))
+    applied, _ = apply_config(current_app, current, new_cfg)
+    return applied
 
 
 def _public_config(cfg: dict) -> dict:
@@ -372,6 +406,8 @@ def _current_config() -> dict:
 @bp.get("")
 @bp.get("/")
 def get_settings():
+    from companion.dicesets import sets_for
+
     require_host()
     data_dir = _data_dir()
     editions = {}
@@ -387,6 +423,7 @@ def get_settings():
                   for k, v in keys.items()} for s, keys in SCHEMA.items()}
     return jsonify({"config": _public_config(_current_config()), "editions": editions, "schema": schema,
                     "camera": runtime.status() if runtime is not None else None,
+                    "sets": {game: sets_for(game, data_dir) for game in SCHEMA["sets"]},
                     "panel": current_app.extensions.get("panel") is not None})
 
 

@@ -218,5 +218,33 @@ def save(sid: str):
     shutil.copytree(sess.root / "examples", dest / "examples")
     final = TeachSession(dest, sess.steps, st.get("meta"), sess.kind)
     reader = final.save(name)
-    return jsonify({"set": reader.name, "path": str(dest), "warnings": reader.warnings,
-                    "learn_seconds": round(reader.learn_seconds, 2)})
+    used, warnings = _use_for_games(name, dest, body.get("use", True))
+    return jsonify({"set": reader.name, "path": str(dest), "warnings": reader.warnings + warnings,
+                    "learn_seconds": round(reader.learn_seconds, 2), "used_for": used,
+                    "used_message": {lang: i18n.t(lang, "ui.teach.used_for",
+                                                  games=", ".join(i18n.t(lang, f"ui.game.{g}") for g in used))
+                                     for lang in ("el", "en")} if used else None})
+
+
+def _use_for_games(name: str, dest: Path, use: object) -> tuple[list[str], list[str]]:
+    """The games whose camera reads with the saved set from now on: those whose faces it has (a
+    set taught like castle-dice is Castle Dice's), unless the request says ``"use": false``."""
+    from companion.dicesets import GAME_SETS, check_fits
+    from web.settings_api import SettingsError, use_set
+
+    used, warnings = [], []
+    if use is False:
+        return used, warnings
+    for game in GAME_SETS:
+        try:
+            _, missing = check_fits(game, dest)
+        except SetError:
+            continue
+        try:
+            use_set(game, name)
+        except SettingsError as err:
+            warnings.append(str(err))
+            continue
+        used.append(game)
+        warnings += missing
+    return used, warnings

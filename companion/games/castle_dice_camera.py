@@ -320,16 +320,11 @@ class CastleCamera:
         return None
 
 
-def _default_reader():
-    from companion.dicesets import open_set
-
-    return open_set("castle-dice")
-
-
 def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> CastleCamera | None:
     """Wires the glue to the app's camera runtime (``app.extensions["camera"]``), if any: every
     settled reading goes to :class:`CastleCamera`, and once a Castle Dice game is on the table the
-    roll watcher is switched to the Castle Dice reader (``open_set("castle-dice")``).
+    roll watcher is switched to the Castle Dice reader: the set the settings choose (``[sets]
+    castle-dice``: the built-in set or one the players taught), or ``reader_factory()``.
 
     Call it after ``attach_camera(app, table, cfg)`` (``companion.serve.build``)."""
     runtime = app.extensions.get("camera")
@@ -338,10 +333,26 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
     glue = CastleCamera(table)
     runtime.on_reading(glue.on_reading)
     app.extensions["castle_camera"] = glue
-    done = {"reader": False}
+    done: dict = {"reader": None}
+    conf = getattr(app, "config", {})
+
+    def chosen() -> str | None:
+        if reader_factory is not None:
+            return None
+        from companion.dicesets import set_source
+
+        return set_source(NAME, conf.get("CONFIG"), conf.get("DATA_DIR"))
+
+    def make_reader():
+        if reader_factory is not None:
+            return reader_factory()
+        from companion.dicesets import open_for_game
+
+        return open_for_game(NAME, conf.get("CONFIG"), conf.get("DATA_DIR"))
 
     def ensure_reader(game_id: str | None = None) -> None:
-        if done["reader"]:
+        source = chosen()
+        if done["reader"] is not None and done["reader"] == (source,):
             return
         gid = game_id or getattr(table, "active_game", None)
         try:
@@ -349,11 +360,12 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
                 return
         except LookupError:
             return
-        done["reader"] = True  # once: a missing set is logged, not retried on every action
+        # once per chosen set: a missing set is logged, not retried on every action
+        done["reader"] = (source,)
 
         def open_reader() -> None:
             try:
-                reader = (reader_factory or _default_reader)()
+                reader = make_reader()
             except Exception:
                 log.exception("the Castle Dice reader could not be opened; the camera keeps its reader")
                 return

@@ -349,3 +349,28 @@ def test_a_slow_set_does_not_hold_up_the_first_action(table):
     assert time.monotonic() - t0 < 2.0 and readers == [] and not glue.reader_ready(timeout=0)
     gate.set()
     assert glue.reader_ready(timeout=10) and len(readers) == 1
+
+
+def test_the_tray_reads_with_the_set_the_settings_choose(table, tmp_path, monkeypatch):
+    """Players who taught their own Castle Dice printing choose it in the settings: the tray is
+    read with it from then on (and with the built-in set again when they switch back)."""
+    from companion.dicesets import write_rendered_set
+    from vision import render
+
+    monkeypatch.setenv("COMPANION_CACHE_DIR", str(tmp_path / "cache"))
+    spec = {"kind": "dice", "types": {t: v for t, v in render.CASTLE_DICE["types"].items() if t == "wood"}}
+    write_rendered_set(tmp_path / "sets" / "our-wood", spec, per_face=3, seed=5, style="glyph")
+    readers = []
+    runtime = SimpleNamespace(on_reading=lambda fn: None, set_reader=readers.append)
+    cfg = {"sets": {"castle-dice": "our-wood"}}
+    app = SimpleNamespace(extensions={"camera": runtime}, config={"CONFIG": cfg, "DATA_DIR": str(tmp_path)})
+    glue = cam.attach(app, table)
+    gid = table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})["id"]
+    assert glue.reader_ready(timeout=120)
+    assert [r.__self__.name for r in readers] == ["our-wood"]
+    table.act(gid, HOST, {"type": "next"})
+    assert glue.reader_ready(timeout=120) and len(readers) == 1  # not opened again for each action
+    cfg["sets"]["castle-dice"] = "castle-dice"
+    glue.ensure_reader()
+    assert glue.reader_ready(timeout=120)
+    assert [r.__self__.name for r in readers] == ["our-wood", "castle-dice"]

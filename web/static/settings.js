@@ -110,6 +110,16 @@
         } } }, t("relock")),
         field(t("status"), camStatus), toggle, img));
 
+      // the set each game's camera reads with: built-in, or one the players taught
+      const sets = c.sets || {};
+      form.append(h("fieldset", { class: "sets" }, h("legend", {}, t("sets")),
+        ...Object.entries(data.sets || {}).map(([game, names]) => {
+          const now = sets[game] || names[0];  // a folder path from config.toml stays choosable
+          return field(I18N.t(lang, "ui.game." + game), h("select", { name: "sets." + game },
+            ...[...new Set([...names, now])].map((n, i) => h("option", { value: n, selected: now === n },
+              i === 0 ? t("builtin") + " (" + n + ")" : n))));
+        })));
+
       // buttons
       const b = c.buttons || {};
       form.append(h("fieldset", {}, h("legend", {}, t("buttons")),
@@ -165,7 +175,7 @@
     }
 
     function collect(form) {
-      const cfg = { server: {}, speech: {}, camera: {}, buttons: {} };
+      const cfg = { server: {}, speech: {}, camera: {}, buttons: {}, sets: {} };
       const get = (n) => form.elements.namedItem(n);
       cfg.server.lang = get("server.lang").value;
       cfg.server.game = get("server.game").value;
@@ -174,6 +184,7 @@
       cfg.camera.source = choice || get("camera.source_text").value.trim();
       cfg.camera.fps = Number(get("camera.fps").value);
       cfg.camera.lock_exposure = get("camera.lock_exposure").checked;
+      for (const game of Object.keys(data.sets || {})) cfg.sets[game] = get("sets." + game).value;
       for (const p of PINS) cfg.buttons[p] = parseInt(get("buttons." + p).value || "0", 10);
       cfg.buttons.hold_seconds = Number(get("buttons.hold_seconds").value);
       cfg.buttons.shutdown_hold_seconds = Number(get("buttons.shutdown_hold_seconds").value);

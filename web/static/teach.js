@@ -150,7 +150,7 @@
       try {
         const r = await api("POST", `${base}/sessions/${session.id}/save`, { name: session.name });
         warnings = r.warnings || [];
-        message = `${t("saved")}: ${r.set} (${r.path})`;
+        message = `${t("saved")}: ${r.set} (${r.path})` + (r.used_message ? ". " + r.used_message[lang] : "");
         if (opts.onSaved) opts.onSaved(r);
       } catch (e) { message = `${t("ui.error")}: ${e.message}`; }
       render();
