@@ -214,6 +214,24 @@ def teach(out: Path, like, faces, kind, per_face, camera_spec, from_images, name
         click.echo(f"warning: {w}", err=True)
     click.echo(f"Saved the set '{reader.name}' ({len(taught)} faces, learned in {reader.learn_seconds:.1f} s).")
     click.echo(f"Use it with: companion read --dice-set {out} PHOTO.jpg")
+    _say_how_to_use(out, data_dir)
+
+
+def _say_how_to_use(out: Path, data_dir: Path | None) -> None:
+    """Which game's camera could read with the set, and how to choose it at the table."""
+    from companion.dicesets import GAME_SETS, check_fits
+
+    data = data_dir or config_mod.default_data_dir()
+    for game in GAME_SETS:
+        try:
+            check_fits(game, out)
+        except SetError:
+            continue
+        where = out.resolve()
+        choose = (f"pick '{where.name}' on the host's settings page"
+                  if where.parent == (data / "sets").resolve() else
+                  f"put  {game} = \"{where}\"  under [sets] in {data / 'config.toml'}")
+        click.echo(f"To read {game} with it at the table: {choose}.")
 
 
 def _teach_faces(session: TeachSession, steps: list[tuple[str, str]], camera, commands: _Commands, *,

@@ -26,6 +26,8 @@ def test_teach_from_images_then_read(tmp_path, token_set):
                                      "--per-face", "4", "--lang", "el"])
     assert res.exit_code == 0, res.output
     assert "Saved the set 'my-tokens'" in res.output
+    assert f'augustus = "{out.resolve()}"' in res.output  # how to make the herald read with it
+    assert "castle-dice" not in res.output.split("Saved the set")[1]  # tokens are no Castle Dice set
     assert len(list((out / "examples" / "token" / "shield").glob("*.png"))) == 4
     assert (out / "set.toml").exists()
     reader = open_set(out)
