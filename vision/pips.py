@@ -105,6 +105,8 @@ _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one
 _ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 _THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
+_TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
+_TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
 
 
 @dataclass
@@ -1225,7 +1227,19 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip, alone: bool
         return False
     if not both_round and _angle_diff(p.theta, q.theta) > math.radians(25):
         return False
+    if _unlike_twins(p, q):
+        return False
     return _two_is_plain(gs_by_pol[p.polarity], p, q)
+
+
+def _unlike_twins(p: Pip, q: Pip) -> bool:
+    """The two pips of a 2 are twins: one paint, one light, one size. Two marks of which one
+    both stands out clearly more (over _TWO_CON times the contrast) and is bigger (over
+    _TWO_SIZE) are two different things (a key's legend and the light gap between dark keys
+    on a keyboard look like the light pips of a dark die), not a 2. The pips of one face
+    (_similar) may differ more: those of a 2 are also alike when a larger group is split."""
+    dim, bright = (p, q) if p.contrast <= q.contrast else (q, p)
+    return bright.contrast > _TWO_CON * dim.contrast and bright.a > _TWO_SIZE * dim.a
 
 
 def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
@@ -2094,9 +2108,24 @@ def _flag_cocked(faces: list[_Face]) -> None:
         return
     typical = float(_median(flat))
     for f in faces:
-        if f.ok and f.roundness < typical - _COCKED:
+        if f.ok and f.roundness < typical - _COCKED and not _squeezed_alike_nearby(f, faces):
             f.ok = False
             f.reason = "top face tilted: the die looks cocked, re-roll it"
+
+
+def _squeezed_alike_nearby(f: _Face, faces: list[_Face]) -> bool:
+    """Is a die near ``f`` (within 4 face sizes) squeezed just like it (roundness within 0.08,
+    pips' long axes within 20 degrees)? A cocked die is tilted on its own; dice side by side
+    squeezed alike are smeared by the camera's shake (or seen by one oblique camera), even
+    when the other dice of a picture (a mosaic of several pictures) are round."""
+    ways = [p.theta for p in f.pips]
+    for o in faces:
+        if (o is f or not o.ok or abs(o.roundness - f.roundness) > 0.08
+                or math.hypot(o.cx - f.cx, o.cy - f.cy) > 4 * max(_face_size(f), _face_size(o))):
+            continue
+        if all(_angle_diff(p.theta, t) < math.radians(20) for p in o.pips for t in ways):
+            return True
+    return False
 
 
 def _face_corners(f: _Face) -> list[tuple[float, float]] | None:
