@@ -105,6 +105,8 @@ _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one
 _ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 _THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
+_CUT_NEAR = 3.6  # a 1 cut by the picture's edge: its die colour reaches this many radii of its core (half a face: 3.75)
+_CUT_EVEN = 1.3  # ... all round, this evenly far (longest / shortest ray)
 _TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
 _TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
 
@@ -990,6 +992,7 @@ class _Face:
     quality: float
     reason: str
     polarity: int
+    cut: bool = False  # a 1 whose die the picture's edge cuts (_cut_one): read though near the edge
 
 
 def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
@@ -1305,6 +1308,40 @@ def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None, ghosts: li
     if gs is not None and near < _ONE_NEAR:
         near *= p.a / _core_radius(gs, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
+
+
+def _cut_one(img: _Lab, p: Pip, gs: np.ndarray) -> bool:
+    """A 1 whose die lies partly off the picture (cut by its edge): a round pip between 1.5
+    radii and half a face from the edge, whose die colour ends on every side that is in the
+    picture (rays from the pip as in :func:`_body_extent`) as a 1's does: at least half a face
+    side away (_CUT_NEAR radii of its core), at most 7.6, about equally far all round (_CUT_EVEN): the pip
+    is its face's middle, not a corner pip of a face whose other pips lie beyond the edge
+    (that face ends much nearer on two sides than on the others). (:func:`_lone_pip_is_one`
+    counts the rays off the picture as a body that never ends.)"""
+    h, w = img.shape[:2]
+    edge = min(p.x, p.y, w - 1 - p.x, h - 1 - p.y)
+    if p.roundness < 0.8 or not 1.5 * p.a <= edge < 0.5 * 7.5 * p.a:  # (half a face, see _face_size)
+        return False
+    ks = _EXTENT_KS
+    ca, sa = math.cos(p.theta), math.sin(p.theta)
+    ex, ey = ks[None, :] * p.a * _COS16, ks[None, :] * p.b * _SIN16
+    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
+    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = img.at(_clamp(ys, h - 1), _clamp(xs, w - 1)).astype(np.float32)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    dist = _norm(v - body)
+    thr = min(18.0, max(8.0, 0.5 * float(_median_of(np.where(inside, dist, 0.0).max(axis=1)))))
+    dev = (dist > thr) & inside
+    ended = dev.any(axis=1)
+    first = np.where(ended, ks[np.argmax(dev, axis=1)], 14.5)
+    out_at = np.where((~inside).any(axis=1), ks[np.argmax(~inside, axis=1)], 14.5)
+    seen = ended & (first < out_at)  # the rays whose die colour ends before the picture does
+    cut = ~seen & (out_at < 14.5)
+    if seen.sum() < 8 or not cut.any() or (~seen & ~cut).any():
+        return False
+    lo, hi = float(first[seen].min()), float(first[seen].max())
+    return lo * p.a / _core_radius(gs, p) >= _CUT_NEAR and hi <= min(7.6, _CUT_EVEN * lo)
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
@@ -1705,6 +1742,9 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         if _clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity],
                                                                                     around):
             faces.append(_make_face(gs_by_pol, [p]))
+        elif _cut_one(img, p, gs_by_pol[p.polarity]):
+            faces.append(f1 := _make_face(gs_by_pol, [p]))
+            f1.cut = True
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
             # top-face 1 above a side face: kept as a candidate for _pick_top_faces.
@@ -2616,7 +2656,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         half = 0.5 * _face_size(f) * _smear(f)
         edge = min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy)
-        if (len(f.pips) <= 2 and edge < half) or (not f.ok and edge < 1.5 * half):
+        if (len(f.pips) <= 2 and edge < half and not f.cut) or (not f.ok and edge < 1.5 * half):
             continue  # a 1 or 2 cut by the image edge cannot be told from a partial face
         if not f.ok and not f.reason.startswith(("top face tilted", "doubtful")):
             # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...
