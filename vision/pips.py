@@ -993,6 +993,7 @@ class _Face:
     reason: str
     polarity: int
     cut: bool = False  # a 1 whose die the picture's edge cuts (_cut_one): read though near the edge
+    top: bool = False  # a flat top 1 seen by a low camera in front of the dice (_flat_top_1s)
 
 
 def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
@@ -1239,8 +1240,9 @@ def _unlike_twins(p: Pip, q: Pip) -> bool:
     """The two pips of a 2 are twins: one paint, one light, one size. Two marks of which one
     both stands out clearly more (over _TWO_CON times the contrast) and is bigger (over
     _TWO_SIZE) are two different things (a key's legend and the light gap between dark keys
-    on a keyboard look like the light pips of a dark die), not a 2. The pips of one face
-    (_similar) may differ more: those of a 2 are also alike when a larger group is split."""
+    on a keyboard look like the light pips of a dark die), not a 2. (The pips of a larger
+    face may differ more, as _similar allows: a 2 is two pips only, and the likeliest made by
+    chance.)"""
     dim, bright = (p, q) if p.contrast <= q.contrast else (q, p)
     return bright.contrast > _TWO_CON * dim.contrast and bright.a > _TWO_SIZE * dim.a
 
@@ -1688,7 +1690,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             continue
         f = _make_face(gs_by_pol, ps)
         if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True)
-                                      or _crowded_two(*ps, pips, at[:, :2])):
+                                      or _crowded_two(*ps, pips, at[:, :2]) or _two_flat_ones(gs_by_pol, img, ps)):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1771,6 +1773,14 @@ def _flat_lone_pip(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
     return _clean_rings(gs, p, (1.5, 2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
 
 
+def _two_flat_ones(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> bool:
+    """Two flat pips (squeezed top to bottom, as a low camera sees the table) each as clean as
+    a 1 on its own (_flat_lone_pip: die colour all round it, ending about as far on every side)
+    are the top 1s of two dice side by side, not a 2: a 2's corner pips sit near its face's
+    edges. (They go on as flat candidates, see _flat_top_1s.)"""
+    return all(_flat_lone_pip(gs_by_pol, img, p) for p in ps)
+
+
 def _face_size(f: _Face) -> float:
     """Estimated side of the face in pixels (a pip radius is about 1/7.5 of the face side)."""
     return 7.5 * f.r
@@ -1819,8 +1829,31 @@ def _flat_top_1s(faces: list[_Face]) -> list[_Face]:
             k = min(below, key=lambda k: math.hypot(rest[k].cx - c.cx, rest[k].cy - c.cy))
             del rest[k]
             c.reason = ""
+            c.top = True
             keep.append(c)
+    keep += _flat_twin_tops([c for c in flat if not c.top and c.cy < front_y[c.polarity]], keep)
     return rest + keep
+
+
+def _flat_twin_tops(cands: list[_Face], tops: list[_Face]) -> list[_Face]:
+    """Flat candidate 1s beside a flat top 1 of _flat_top_1s (the camera in front of the dice),
+    squeezed just like it (roundness within 0.1, long axes within 20 degrees, pips of one size)
+    and level with it (not above or below it: no face of its die), are the top faces of the
+    dice beside it, seen alike; their front faces may be hidden by the dice in front."""
+    out: list[_Face] = []
+    for c in cands:
+        p = c.pips[0]
+        for t in tops:
+            d = math.hypot(t.cx - c.cx, t.cy - c.cy)
+            if (t.polarity == c.polarity and abs(t.roundness - c.roundness) <= 0.1
+                    and max(t.r, c.r) / min(t.r, c.r) < 1.2
+                    and _angle_diff(t.pips[0].theta, p.theta) < math.radians(20)
+                    and 0 < d < 1.15 * max(_face_size(t), _face_size(c)) and abs(t.cy - c.cy) <= 0.7 * d):
+                c.reason = ""
+                c.top = True
+                out.append(c)
+                break
+    return out
 
 
 def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
@@ -1975,6 +2008,14 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
         for j in near_in_order[i]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
+                continue
+            if t.top or o.top:
+                # (a flat top 1 of _flat_top_1s: the faces next to it are its die's side faces)
+                if t.top and o.top or math.hypot(o.cx - t.cx, o.cy - t.cy) >= 1.15 * max(_face_size(t), _face_size(o)):
+                    continue
+                keep[i if o.top else j] = False
+                if o.top:
+                    break
                 continue
             ratio = max(t.r, o.r) / min(t.r, o.r)
             if ratio > _SIDE_RATIO:

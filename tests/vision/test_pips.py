@@ -733,10 +733,10 @@ def test_a_flat_top_one_above_its_front_face_when_the_camera_is_in_front():
 
     image = SAMPLE / "hard" / "dice_20.jpg"
     dice = read_pips(cv2.imread(str(image)))
-    far = [d for d in dice if d["x"] < 130 and d["y"] < 150]
+    far = [d for d in dice if d["x"] < 130 and d["y"] < 135]
     assert [(round(d["x"]), round(d["y"]), d["value"]) for d in far] == [(84, 121, 1)], far
     pairs, _extra = match(yolo_labels(image), dice, tol=25)
-    assert sum(v == got for v, got in pairs) == 3, pairs  # (the two in front and this one)
+    assert (1, 1) in pairs and pairs.count((1, 1)) >= 3, pairs  # (the two in front and this one)
 
 
 def test_a_top_one_above_a_side_face_of_smaller_flatter_pips_is_kept():
@@ -825,3 +825,20 @@ def test_a_corner_pip_of_a_face_cut_by_the_edge_is_no_one(name):
                 ones += sum(r["value"] == 1 and math.hypot(r["x"] + off[0] - p.x, r["y"] + off[1] - p.y) < 0.5 * d["w"]
                             for r in read_pips(part))
     assert crops >= 16 and ones == 0, (crops, ones)
+
+
+def test_flat_top_ones_of_touching_dice_are_no_two():
+    """dice_20: a low camera in front of the dice sees a cluster of three small white dice far
+    back, their top 1s squeezed flat (0.55 as high as wide). The 1s of the two dice side by side
+    at (53, 147) and (74, 157), each as clean as a lone 1, are not one 2 of a die between them
+    (a 2's corner pips sit near its face's edges); the 1 at (74, 157) sits right above its
+    die's front face (a 4), the 1 beside it is squeezed alike and level with it, and the 2 on
+    the right side face at (100, 169) is a side face of that die, not a die (it was read)."""
+    from dev_sample import SAMPLE
+
+    image = SAMPLE / "hard" / "dice_20.jpg"
+    dice = read_pips(cv2.imread(str(image)))
+    back = sorted((round(d["x"]), round(d["y"]), d["value"]) for d in dice if d["x"] < 130 and d["y"] < 200)
+    assert back == [(53, 147, 1), (74, 157, 1), (84, 121, 1)], back
+    pairs, extra = match(yolo_labels(image), dice, tol=25)
+    assert pairs == [(1, 1)] * 5 and not extra, (pairs, extra)
