@@ -105,6 +105,10 @@ _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one
 _ROUND_PIECE = 0.95  # the roundness of a bar's pieces, at most (a pip's, measured)
 _COCKED = 0.3  # pips this much less round than the other dice' pips: a tilted (cocked) top face
 _THIRD_OFF = 0.25  # a 3's missing corner pip: at most this far (x the pips' spacing) from where it belongs
+_CUT_NEAR = 3.6  # a 1 cut by the picture's edge: its die colour reaches this many radii of its core (half a face: 3.75)
+_CUT_EVEN = 1.3  # ... all round, this evenly far (longest / shortest ray)
+_TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
+_TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
 
 
 @dataclass
@@ -988,6 +992,8 @@ class _Face:
     quality: float
     reason: str
     polarity: int
+    cut: bool = False  # a 1 whose die the picture's edge cuts (_cut_one): read though near the edge
+    top: bool = False  # a flat top 1 seen by a low camera in front of the dice (_flat_top_1s)
 
 
 def _blob_shape(gs: np.ndarray, p: Pip) -> tuple[float, float]:
@@ -1225,7 +1231,20 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip, alone: bool
         return False
     if not both_round and _angle_diff(p.theta, q.theta) > math.radians(25):
         return False
+    if _unlike_twins(p, q):
+        return False
     return _two_is_plain(gs_by_pol[p.polarity], p, q)
+
+
+def _unlike_twins(p: Pip, q: Pip) -> bool:
+    """The two pips of a 2 are twins: one paint, one light, one size. Two marks of which one
+    both stands out clearly more (over _TWO_CON times the contrast) and is bigger (over
+    _TWO_SIZE) are two different things (a key's legend and the light gap between dark keys
+    on a keyboard look like the light pips of a dark die), not a 2. (The pips of a larger
+    face may differ more, as _similar allows: a 2 is two pips only, and the likeliest made by
+    chance.)"""
+    dim, bright = (p, q) if p.contrast <= q.contrast else (q, p)
+    return bright.contrast > _TWO_CON * dim.contrast and bright.a > _TWO_SIZE * dim.a
 
 
 def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
@@ -1291,6 +1310,40 @@ def _lone_pip_is_one(img: _Lab, p: Pip, gs: np.ndarray | None = None, ghosts: li
     if gs is not None and near < _ONE_NEAR:
         near *= p.a / _core_radius(gs, p)
     return asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6
+
+
+def _cut_one(img: _Lab, p: Pip, gs: np.ndarray) -> bool:
+    """A 1 whose die lies partly off the picture (cut by its edge): a round pip between 1.5
+    radii and half a face from the edge, whose die colour ends on every side that is in the
+    picture (rays from the pip as in :func:`_body_extent`) as a 1's does: at least half a face
+    side away (_CUT_NEAR radii of its core), at most 7.6, about equally far all round (_CUT_EVEN): the pip
+    is its face's middle, not a corner pip of a face whose other pips lie beyond the edge
+    (that face ends much nearer on two sides than on the others). (:func:`_lone_pip_is_one`
+    counts the rays off the picture as a body that never ends.)"""
+    h, w = img.shape[:2]
+    edge = min(p.x, p.y, w - 1 - p.x, h - 1 - p.y)
+    if p.roundness < 0.8 or not 1.5 * p.a <= edge < 0.5 * 7.5 * p.a:  # (half a face, see _face_size)
+        return False
+    ks = _EXTENT_KS
+    ca, sa = math.cos(p.theta), math.sin(p.theta)
+    ex, ey = ks[None, :] * p.a * _COS16, ks[None, :] * p.b * _SIN16
+    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
+    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = img.at(_clamp(ys, h - 1), _clamp(xs, w - 1)).astype(np.float32)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    dist = _norm(v - body)
+    thr = min(18.0, max(8.0, 0.5 * float(_median_of(np.where(inside, dist, 0.0).max(axis=1)))))
+    dev = (dist > thr) & inside
+    ended = dev.any(axis=1)
+    first = np.where(ended, ks[np.argmax(dev, axis=1)], 14.5)
+    out_at = np.where((~inside).any(axis=1), ks[np.argmax(~inside, axis=1)], 14.5)
+    seen = ended & (first < out_at)  # the rays whose die colour ends before the picture does
+    cut = ~seen & (out_at < 14.5)
+    if seen.sum() < 8 or not cut.any() or (~seen & ~cut).any():
+        return False
+    lo, hi = float(first[seen].min()), float(first[seen].max())
+    return lo * p.a / _core_radius(gs, p) >= _CUT_NEAR and hi <= min(7.6, _CUT_EVEN * lo)
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
@@ -1637,7 +1690,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             continue
         f = _make_face(gs_by_pol, ps)
         if len(ps) == 2 and f.ok and (not _two_ok(gs_by_pol, img, *ps, alone=True)
-                                      or _crowded_two(*ps, pips, at[:, :2])):
+                                      or _crowded_two(*ps, pips, at[:, :2]) or _two_flat_ones(gs_by_pol, img, ps)):
             singles.extend(ps)  # not a 2: maybe a 1 next to a glimpse of a side face
             continue
         if not f.ok and len(ps) > 2:
@@ -1691,6 +1744,9 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
         if _clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity],
                                                                                     around):
             faces.append(_make_face(gs_by_pol, [p]))
+        elif _cut_one(img, p, gs_by_pol[p.polarity]):
+            faces.append(f1 := _make_face(gs_by_pol, [p]))
+            f1.cut = True
         elif p.roundness >= 0.7:
             # Not clearly a 1 on its own (side-face pips crowd it), but it may still be the
             # top-face 1 above a side face: kept as a candidate for _pick_top_faces.
@@ -1715,6 +1771,14 @@ def _flat_lone_pip(gs_by_pol: dict[int, np.ndarray], img: _Lab, p: Pip) -> bool:
     if _blob_shape(gs, p)[0] < 0.88:
         return False
     return _clean_rings(gs, p, (1.5, 2.2, 2.7)) and _lone_pip_is_one(img, p, gs)
+
+
+def _two_flat_ones(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> bool:
+    """Two flat pips (squeezed top to bottom, as a low camera sees the table) each as clean as
+    a 1 on its own (_flat_lone_pip: die colour all round it, ending about as far on every side)
+    are the top 1s of two dice side by side, not a 2: a 2's corner pips sit near its face's
+    edges. (They go on as flat candidates, see _flat_top_1s.)"""
+    return all(_flat_lone_pip(gs_by_pol, img, p) for p in ps)
 
 
 def _face_size(f: _Face) -> float:
@@ -1765,8 +1829,31 @@ def _flat_top_1s(faces: list[_Face]) -> list[_Face]:
             k = min(below, key=lambda k: math.hypot(rest[k].cx - c.cx, rest[k].cy - c.cy))
             del rest[k]
             c.reason = ""
+            c.top = True
             keep.append(c)
+    keep += _flat_twin_tops([c for c in flat if not c.top and c.cy < front_y[c.polarity]], keep)
     return rest + keep
+
+
+def _flat_twin_tops(cands: list[_Face], tops: list[_Face]) -> list[_Face]:
+    """Flat candidate 1s beside a flat top 1 of _flat_top_1s (the camera in front of the dice),
+    squeezed just like it (roundness within 0.1, long axes within 20 degrees, pips of one size)
+    and level with it (not above or below it: no face of its die), are the top faces of the
+    dice beside it, seen alike; their front faces may be hidden by the dice in front."""
+    out: list[_Face] = []
+    for c in cands:
+        p = c.pips[0]
+        for t in tops:
+            d = math.hypot(t.cx - c.cx, t.cy - c.cy)
+            if (t.polarity == c.polarity and abs(t.roundness - c.roundness) <= 0.1
+                    and max(t.r, c.r) / min(t.r, c.r) < 1.2
+                    and _angle_diff(t.pips[0].theta, p.theta) < math.radians(20)
+                    and 0 < d < 1.15 * max(_face_size(t), _face_size(c)) and abs(t.cy - c.cy) <= 0.7 * d):
+                c.reason = ""
+                c.top = True
+                out.append(c)
+                break
+    return out
 
 
 def _pick_top_1s(faces: list[_Face]) -> list[_Face]:
@@ -1921,6 +2008,14 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
         for j in near_in_order[i]:
             o = faces[j]
             if j == i or not keep[j] or o.polarity != t.polarity:
+                continue
+            if t.top or o.top:
+                # (a flat top 1 of _flat_top_1s: the faces next to it are its die's side faces)
+                if t.top and o.top or math.hypot(o.cx - t.cx, o.cy - t.cy) >= 1.15 * max(_face_size(t), _face_size(o)):
+                    continue
+                keep[i if o.top else j] = False
+                if o.top:
+                    break
                 continue
             ratio = max(t.r, o.r) / min(t.r, o.r)
             if ratio > _SIDE_RATIO:
@@ -2094,9 +2189,24 @@ def _flag_cocked(faces: list[_Face]) -> None:
         return
     typical = float(_median(flat))
     for f in faces:
-        if f.ok and f.roundness < typical - _COCKED:
+        if f.ok and f.roundness < typical - _COCKED and not _squeezed_alike_nearby(f, faces):
             f.ok = False
             f.reason = "top face tilted: the die looks cocked, re-roll it"
+
+
+def _squeezed_alike_nearby(f: _Face, faces: list[_Face]) -> bool:
+    """Is a die near ``f`` (within 4 face sizes) squeezed just like it (roundness within 0.08,
+    pips' long axes within 20 degrees)? A cocked die is tilted on its own; dice side by side
+    squeezed alike are smeared by the camera's shake (or seen by one oblique camera), even
+    when the other dice of a picture (a mosaic of several pictures) are round."""
+    ways = [p.theta for p in f.pips]
+    for o in faces:
+        if (o is f or not o.ok or abs(o.roundness - f.roundness) > 0.08
+                or math.hypot(o.cx - f.cx, o.cy - f.cy) > 4 * max(_face_size(f), _face_size(o))):
+            continue
+        if all(_angle_diff(p.theta, t) < math.radians(20) for p in o.pips for t in ways):
+            return True
+    return False
 
 
 def _face_corners(f: _Face) -> list[tuple[float, float]] | None:
@@ -2587,7 +2697,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
         half = 0.5 * _face_size(f) * _smear(f)
         edge = min(f.cx, f.cy, w - 1 - f.cx, h - 1 - f.cy)
-        if (len(f.pips) <= 2 and edge < half) or (not f.ok and edge < 1.5 * half):
+        if (len(f.pips) <= 2 and edge < half and not f.cut) or (not f.ok and edge < 1.5 * half):
             continue  # a 1 or 2 cut by the image edge cannot be told from a partial face
         if not f.ok and not f.reason.startswith(("top face tilted", "doubtful")):
             # Pips that make no d6 pattern: a glimpse of side faces, a dotted mat, print...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -731,10 +733,10 @@ def test_a_flat_top_one_above_its_front_face_when_the_camera_is_in_front():
 
     image = SAMPLE / "hard" / "dice_20.jpg"
     dice = read_pips(cv2.imread(str(image)))
-    far = [d for d in dice if d["x"] < 130 and d["y"] < 150]
+    far = [d for d in dice if d["x"] < 130 and d["y"] < 135]
     assert [(round(d["x"]), round(d["y"]), d["value"]) for d in far] == [(84, 121, 1)], far
     pairs, _extra = match(yolo_labels(image), dice, tol=25)
-    assert sum(v == got for v, got in pairs) == 3, pairs  # (the two in front and this one)
+    assert (1, 1) in pairs and pairs.count((1, 1)) >= 3, pairs  # (the two in front and this one)
 
 
 def test_a_top_one_above_a_side_face_of_smaller_flatter_pips_is_kept():
@@ -747,3 +749,96 @@ def test_a_top_one_above_a_side_face_of_smaller_flatter_pips_is_kept():
     img, _truth = render(sp.random_scene(38, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 38)
     near = [d for d in read_pips(img) if abs(d["x"] - 229) < 25 and 190 < d["y"] < 230]
     assert [(round(d["x"]), round(d["y"]), d["value"]) for d in near] == [(229, 203, 1)], near
+
+
+def test_keyboard_legend_and_key_gap_are_not_a_two():
+    """two_23: on a dark laptop keyboard a key's light legend and the lighter gap between keys
+    look like the two light pips of a dark die; but the legend stands out 1.4 times more and
+    is 1.2 times bigger, and a 2's pips are twins (it was a false 2 at (601, 53)). The three
+    white dice's 2s, their pips smeared by motion, are still read."""
+    from dev_sample import SAMPLE
+
+    image = SAMPLE / "hard" / "two_23.jpg"
+    dice = read_pips(cv2.imread(str(image)))
+    pairs, extra = match(yolo_labels(image), dice, tol=25)
+    assert pairs == [(2, 2)] * 3 and not extra, (pairs, extra)
+    # light pips on dark dice (the picture inverted) are still twins: the 2s are read
+    inv = read_pips(255 - cv2.imread(str(image)))
+    pairs, _extra = match(yolo_labels(image), inv, tol=25)
+    assert pairs == [(2, 2)] * 3, pairs
+
+
+def test_dice_smeared_alike_are_not_cocked_beside_round_dice():
+    """two_23's three dice are all smeared one way by the camera's shake (pips 0.53-0.59 as
+    wide as long). Beside three photos of round dice in one 2x2 mosaic they are much flatter
+    than the picture's typical die, but a cocked die is tilted on its own: dice side by side
+    squeezed alike are not cocked (they were three abstentions)."""
+    from dev_sample import SAMPLE
+
+    ims = [cv2.imread(str(SAMPLE / n)) for n in ("hard/two_23.jpg", "valid_72.jpg", "five_27.jpg", "six_18.jpg")]
+    mosaic = np.vstack([np.hstack(ims[:2]), np.hstack(ims[2:])])
+    dice = [d for d in read_pips(mosaic) if d["x"] < 640 and d["y"] < 480]
+    pairs, extra = match(yolo_labels(SAMPLE / "hard" / "two_23.jpg"), dice, tol=25)
+    assert pairs == [(2, 2)] * 3 and not extra, (pairs, extra)
+
+
+def test_a_one_cut_by_the_bottom_edge_is_read():
+    """dice_37: the die at the bottom shows its 1 at (325, 463), 17 px above the picture's
+    edge, which cuts off a third of its face: on the sides in the picture its die colour ends
+    as a 1's does, evenly left and right (it was missed: the rays off the picture counted as
+    a body that never ends)."""
+    from dev_sample import SAMPLE
+
+    image = SAMPLE / "hard" / "dice_37.jpg"
+    dice = read_pips(cv2.imread(str(image)))
+    pairs, extra = match(yolo_labels(image), dice, tol=25)
+    assert pairs == [(1, 1)] * 3 and not extra, (pairs, extra)
+
+
+@pytest.mark.parametrize("name", ["three_26.jpg", "three_41.jpg", "two_24.jpg", "four_15.jpg"])
+def test_a_corner_pip_of_a_face_cut_by_the_edge_is_no_one(name):
+    """Each 2, 3 or 4 with the picture cut just past (1.6 and 2.2 pip radii) its first pip from
+    each side in turn: the pip left is a corner pip whose face runs off the picture; its face
+    ends nearer on two sides than on the others, so it is not read as a cut 1 (_cut_one)."""
+    from dev_sample import SAMPLE
+
+    from vision import pips as P
+
+    img = cv2.imread(str(SAMPLE / name))
+    pips = P._all_pips(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))[0]
+    faces = [d for d in read_pips(img) if d["value"] in (2, 3, 4)]
+    assert len(faces) >= 2
+    crops = ones = 0
+    for d in faces:
+        mine = [p for p in pips if abs(p.x - d["x"]) < 0.5 * d["w"] and abs(p.y - d["y"]) < 0.5 * d["w"]]
+        assert len(mine) >= d["value"], (d, len(mine))
+        for k in (1.6, 2.2):
+            for axis, sign in ((0, 1), (0, -1), (1, 1), (1, -1)):
+                # the first pip from this side (left, right, top, bottom), the rest cut off
+                p = min(mine, key=lambda p: sign * (p.x, p.y)[axis])
+                cut = int((p.x, p.y)[axis] + sign * k * p.a)
+                keep = slice(0, cut) if sign > 0 else slice(cut, None)
+                part = np.ascontiguousarray(img[:, keep] if axis == 0 else img[keep])
+                off = [0, 0]
+                off[axis] = 0 if sign > 0 else cut
+                crops += 1
+                ones += sum(r["value"] == 1 and math.hypot(r["x"] + off[0] - p.x, r["y"] + off[1] - p.y) < 0.5 * d["w"]
+                            for r in read_pips(part))
+    assert crops >= 16 and ones == 0, (crops, ones)
+
+
+def test_flat_top_ones_of_touching_dice_are_no_two():
+    """dice_20: a low camera in front of the dice sees a cluster of three small white dice far
+    back, their top 1s squeezed flat (0.55 as high as wide). The 1s of the two dice side by side
+    at (53, 147) and (74, 157), each as clean as a lone 1, are not one 2 of a die between them
+    (a 2's corner pips sit near its face's edges); the 1 at (74, 157) sits right above its
+    die's front face (a 4), the 1 beside it is squeezed alike and level with it, and the 2 on
+    the right side face at (100, 169) is a side face of that die, not a die (it was read)."""
+    from dev_sample import SAMPLE
+
+    image = SAMPLE / "hard" / "dice_20.jpg"
+    dice = read_pips(cv2.imread(str(image)))
+    back = sorted((round(d["x"]), round(d["y"]), d["value"]) for d in dice if d["x"] < 130 and d["y"] < 200)
+    assert back == [(53, 147, 1), (74, 157, 1), (84, 121, 1)], back
+    pairs, extra = match(yolo_labels(image), dice, tol=25)
+    assert pairs == [(1, 1)] * 5 and not extra, (pairs, extra)
