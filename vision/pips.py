@@ -225,7 +225,7 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
-    ``streaks``: the finest scale's blobs go to it (see :func:`_streak_candidates`).
+    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`).
     """
     pips: dict[int, list[Pip]] = {+1: [], -1: []}
     # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
@@ -244,7 +244,7 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
             rmins += [rmin / f] * 2
             rmaxs += [rmax / f] * 2
         for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
-                                        bars, streaks if run[0] == 0 else None).items():
+                                        bars, streaks if f == 1.0 else None).items():
             pips[pol].extend(found)
     return pips
 
@@ -2264,24 +2264,24 @@ _STREAK_END = 2.2  # streaks end to end: at most this many streak lengths apart 
 _BEAD_STEP = 1.5  # a row's beads are at least this many streak widths apart (a side face's squeezed row: closer)
 _STREAK_MIN_W = 3.5  # streaks at least this wide (px): thinner ones are lines, not smeared pips
 _STREAK_ASYM = 0.25  # largest asymmetry of the die body's extent around a face read from streaks
+_RAMP = 0.0  # a moving die's outline: its edge spread along the motion (by this much of the smear) no less than across
 _BEAD = 0.14  # a bead along a streak: its darkness rises this much (x the streak's contrast) over the dips beside it
+_NECK = 0.3  # ... or the streak's width narrows this much (x its largest) between the beads
 
 
-def _streak_candidates(raw: list, gs_by_pol: dict[int, np.ndarray], faces: list[_Face] = ()) -> list[tuple]:
+def _streak_candidates(raw: tuple, gs_by_pol: dict[int, np.ndarray], faces: list[_Face] = ()) -> list[tuple]:
     """Motion-blurred pips (see :func:`_blurred_faces`): elongated, solid blobs of pip width at
     the finest scale whose ring is uniform body, clearly lighter (or darker) than they are.
     ``raw``: the finest scale's blobs as :func:`_find_pips_at` kept them. Blobs next to the
     ``faces`` (read ones: their side faces' foreshortened pips) are none. Each streak is
     (x, y, half length, half width, orientation, contrast, body level, polarity, blob pixels,
     blob row in ``raw``)."""
-    if not raw:
-        return []
-    stats, cents, blob_px, src, (h, w) = raw[0]
+    stats, cents, blob_px, src, (h, w) = raw
     bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
     x0s, y0s = stats[:, 0], stats[:, 1]
     long_side = np.maximum(bw, bh)
     # (at least _STREAK_MIN_W wide along its length: not a line, such as an edge)
-    cand = np.flatnonzero((src < 2) & (area >= 25) & (area <= 700) & (long_side >= 10) & (long_side <= 70)
+    cand = np.flatnonzero((area >= 25) & (area <= 1200) & (long_side >= 10) & (long_side <= 70)
                           & (area >= 2.5 * long_side) & (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h))
     if cand.size and faces:
         # (the reach of a face's side faces, beyond the blob's half length, which is at most
@@ -2302,7 +2302,7 @@ def _streak_candidates(raw: list, gs_by_pol: dict[int, np.ndarray], faces: list[
     b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 0.0)) + 0.5
     den = math.pi * (a - 0.5) * (b - 0.5)
     efill = np.divide(area[cand], den, out=np.zeros(den.shape), where=den > 0)
-    keep = (b >= 2.0) & (b <= 6.5) & (a >= _STREAK_LONG * b) & (a <= 7.0 * b) & (efill > 0.7) & (efill < 1.2)
+    keep = (b >= 2.0) & (b <= 9.5) & (a >= _STREAK_LONG * b) & (a <= 7.0 * b) & (efill > 0.7) & (efill < 1.2)
     if not keep.any():
         return []
     sel, a, b = cand[keep], a[keep], b[keep]
@@ -2361,8 +2361,23 @@ def _streak_beads(gs: np.ndarray, s: tuple) -> tuple[float, float, list[float]]:
     prof = np.maximum(body - v, 0.0).mean(axis=1)
     if prof.size >= 3:
         prof = np.convolve(np.pad(prof, 1, mode="edge"), np.array([0.25, 0.5, 0.25]), mode="valid")
-    # peaks, kept while each rises clearly over the lowest point between it and its neighbours
-    need = _BEAD * con
+    peaks = _profile_peaks(prof, _BEAD * con, 0.6 * width)
+    if len(peaks) == 1:
+        # The blob's own width along it: a row smeared along a wavy path may show its beads
+        # only there, necked between the pips (the darkness across it then stays even)
+        cnt = np.bincount(np.round(t - lo).astype(np.intp), minlength=ts.size)[:ts.size].astype(np.float64)
+        if cnt.size >= 3:
+            cnt = np.convolve(np.pad(cnt, 1, mode="edge"), np.array([0.25, 0.5, 0.25]), mode="valid")
+        necked = _profile_peaks(cnt, _NECK * float(cnt.max()), 0.6 * width)
+        if len(necked) > 1:
+            peaks = necked
+    return length, width, [float(ts[i]) for i in peaks]
+
+
+def _profile_peaks(prof: np.ndarray, need: float, gap: float) -> list[int]:
+    """The peaks of a profile along a streak (see :func:`_streak_beads`) that each rise at least
+    ``need`` over the lowest point between it and its neighbours, at least ``gap`` apart (the
+    weakest dropped first, until all that are left rise so much)."""
     peaks = [i for i in range(prof.size) if (i == 0 or prof[i] >= prof[i - 1]) and (i == prof.size - 1 or prof[i] > prof[i + 1])]
     while len(peaks) > 1:
         rises = []
@@ -2370,12 +2385,12 @@ def _streak_beads(gs: np.ndarray, s: tuple) -> tuple[float, float, list[float]]:
             left = prof[peaks[j - 1]:i + 1].min() if j > 0 else -np.inf
             right = prof[i:peaks[j + 1] + 1].min() if j + 1 < len(peaks) else -np.inf
             near = min(i - peaks[j - 1] if j > 0 else 1e9, peaks[j + 1] - i if j + 1 < len(peaks) else 1e9)
-            rises.append(prof[i] - max(left, right) - (1e9 if near < 0.6 * width else 0.0))
+            rises.append(prof[i] - max(left, right) - (1e9 if near < gap else 0.0))
         j = int(np.argmin(rises))
         if rises[j] >= need:
             break
         peaks.pop(j)
-    return length, width, [float(ts[i]) for i in peaks]
+    return peaks
 
 
 def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], raw: list) -> list[_Face]:
@@ -2389,6 +2404,14 @@ def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Fac
     the streaks' L must agree, and the pips must make a d6 face. Where a lone bead may hide
     more pips (a streak so long that a row's beads could have merged), or the smears do not
     agree, the die is reported with ``value: None`` (a reason starting "doubtful")."""
+    out: list[_Face] = []
+    for entry in raw:  # (each block size's blobs: a small die's streaks show at the finest)
+        out += _blurred_faces_in(gs_by_pol, img, faces + out, entry)
+    return out
+
+
+def _blurred_faces_in(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], raw: tuple) -> list[_Face]:
+    """:func:`_blurred_faces` in the blobs of one block size."""
     # (next to a face read, parallel elongated pips are those of its side faces, foreshortened)
     streaks = [s for s in _streak_candidates(raw, gs_by_pol, faces)
                if not any(math.hypot(f.cx - s[0], f.cy - s[1]) < _STREAK_SIDE * _face_size(f) + s[2]
@@ -2424,18 +2447,52 @@ def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Fac
     return out
 
 
-def _stray_marks(raw: list, group: list[tuple], cx: float, cy: float, inner: float, outer: float) -> bool:
+def _body_ramps(gs: np.ndarray, group: list[tuple], cx: float, cy: float, reach: float) -> tuple[float, float]:
+    """How far the die body's edge is spread out along the streaks' motion and across it (px of
+    grey between 20 % and 80 % of the way from the body's level to what lies beyond, median of
+    rays cast both ways from just past the streaks, on three parallel lines each). A die that
+    moved has its outline smeared as its pips are, along the motion only; a side face's
+    foreshortened pips (elongated and parallel too) sit on a face whose edges are sharp."""
+    th, pol = group[0][4], group[0][7]
+    ux, uy = math.cos(th), math.sin(th)
+    px = np.concatenate([s[8][0] for s in group]).astype(np.float64) - cx
+    py = np.concatenate([s[8][1] for s in group]).astype(np.float64) - cy
+    ext_u, ext_n = float(np.abs(px * ux + py * uy).max()), float(np.abs(-px * uy + py * ux).max())
+    body = _median([s[6] for s in group])
+    h, w = gs.shape[:2]
+    ks = np.arange(0.0, reach + 0.5, 1.0)
+    out = []
+    for (ex, ey), start, side in ((( ux, uy), ext_u, ext_n), ((-ux, -uy), ext_u, ext_n),
+                                  ((-uy, ux), ext_n, ext_u), ((uy, -ux), ext_n, ext_u)):
+        offs = np.array([-0.5, 0.0, 0.5]) * side
+        xs = cx + (start + 1.0 + ks)[None, :] * ex - offs[:, None] * ey
+        ys = cy + (start + 1.0 + ks)[None, :] * ey + offs[:, None] * ex
+        v = gs[_clamp(np.round(ys).astype(np.intp), h - 1), _clamp(np.round(xs).astype(np.intp), w - 1)]
+        v = v.astype(np.float64) if pol > 0 else 255.0 - v.astype(np.float64)
+        far = np.median(v[:, -3:], axis=1)
+        delta = body - far
+        q = (v - far[:, None]) / np.where(np.abs(delta) < 1e-6, 1.0, delta)[:, None]
+        spread = np.count_nonzero((q > 0.2) & (q < 0.8), axis=1).astype(np.float64)
+        out.append(np.where(np.abs(delta) >= 20, spread, np.nan))
+    along = np.concatenate(out[:2])
+    across = np.concatenate(out[2:])
+    if np.isnan(along).all() or np.isnan(across).all():
+        return math.nan, math.nan
+    return float(np.nanmedian(along)), float(np.nanmedian(across))
+
+
+def _stray_marks(raw: tuple, group: list[tuple], cx: float, cy: float, inner: float, outer: float) -> bool:
     """Is there a pip-dark blob (in the streaks' polarity, at the finest scale) besides the
     group's streaks on the die: within ``inner`` px of the face centre (cx, cy) and as large as
     a third of a streak, or within ``outer`` px and streak-like (parallel to the streaks, of
     their width)? Such a blob is a streak that failed the streak tests (one run into the die's
     smeared edge, say): the pips read from the others may be too few."""
-    stats, cents, blob_px, src, _shape = raw[0]
+    stats, cents, blob_px, src, _shape = raw
     x0, y0, bw, bh, area = (stats[:, k].astype(np.float64) for k in range(5))
     dx = np.maximum(np.maximum(x0 - cx, cx - (x0 + bw - 1)), 0.0)
     dy = np.maximum(np.maximum(y0 - cy, cy - (y0 + bh - 1)), 0.0)
     d2 = dx * dx + dy * dy
-    near = (src == (1 if group[0][7] < 0 else 0)) & (area >= min(s[8][0].size for s in group) / 3)
+    near = (src == src[group[0][9]]) & (area >= min(s[8][0].size for s in group) / 3)
     near[[s[9] for s in group]] = False
     if (near & (d2 < inner * inner)).any():
         return True
@@ -2455,7 +2512,7 @@ def _stray_marks(raw: list, group: list[tuple], cx: float, cy: float, inner: flo
     return False
 
 
-def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple], raw: list) -> _Face | None:
+def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple], raw: tuple) -> _Face | None:
     """The face of one group of parallel streaks (see :func:`_blurred_faces`), or None when
     they make no die."""
     pol = group[0][7]
@@ -2505,10 +2562,26 @@ def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple]
     # The die's body is centred on the face (pips read from part of a die's streaks are not)
     if _body_extent(img, Pip(f.cx, f.cy, r, r, group[0][4], 0.0, 0.0, 0.0, pol))[0] > _STREAK_ASYM:
         return None
+    # The die's outline smeared along the motion as its pips are (where the die stands out
+    # from what lies beyond: a face's side faces have sharp edges all round)
+    along, across = _body_ramps(gs, group, f.cx, f.cy, 0.6 * _face_size(f) + sm)
+    if along < across + _RAMP * sm:
+        return None
     # A lone bead in a streak much longer than wide may be a row whose beads merged (a smear
     # as long as the pips' spacing): then the count is not sure.
     hidden = all(len(bd) == 1 for _ln, _wi, bd in meas) and max(ln for ln, _wi, _bd in meas) > 3.2 * wd
+    # Beads mark the pips only while the smear is shorter than their spacing (a longer one
+    # makes beads where the smears of neighbouring pips overlap, between the pips)
+    hidden |= any(len(bd) > 1 and sm_ >= min(b - a for a, b in itertools.pairwise(bd))
+                  for (_ln, _wi, bd), sm_ in zip(meas, smears, strict=True))
     if not agree or hidden or _stray_marks(raw, group, f.cx, f.cy, 2.8 * r + 0.5 * sm, 5.6 * r + 0.5 * sm):
+        # (a die given as doubtful must still look like one die: its streaks share one paint
+        # and light, their contrasts as alike as those of one face's pips)
+        # (and two streaks alone are too little to list a die of unknown value: lines of a
+        # print, a side face's pips, the edge of a book are as likely)
+        cons = [s[5] for s in group]
+        if max(cons) > _CON_RATIO * min(cons) or len(group) < 3:
+            return None
         f.ok, f.quality = False, 0.0
         f.reason = "doubtful: motion blur (pips smeared into streaks)"
     return f
@@ -2540,7 +2613,7 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars)
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks)
     pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
 
