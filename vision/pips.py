@@ -34,6 +34,11 @@ Other dice and light. Ghosts (faint pips of a translucent die's other faces besi
 top-face pips) are dropped; a logo in place of the 1 pip is read as 1 when it sits alone on a
 face of the other dice' size and colour; a dim picture's colours are brightened for the colour
 tests; the two pips of a 2 must share one paint; dots in a row are no 4, 5 or 6.
+
+Motion blur. A die that moved in the exposure has its pips smeared into parallel streaks (a row
+of pips along the motion into one beaded bar), which pass no pip test: away from the faces read,
+such streaks of one width and one smear length are read as pips, one per bead, where the die's
+outline is smeared along the motion too (see :func:`_blurred_faces`).
 """
 
 from __future__ import annotations
@@ -2264,30 +2269,32 @@ _STREAK_END = 2.2  # streaks end to end: at most this many streak lengths apart 
 _BEAD_STEP = 1.5  # a row's beads are at least this many streak widths apart (a side face's squeezed row: closer)
 _STREAK_MIN_W = 3.5  # streaks at least this wide (px): thinner ones are lines, not smeared pips
 _STREAK_ASYM = 0.25  # largest asymmetry of the die body's extent around a face read from streaks
-_RAMP = 0.0  # a moving die's outline: its edge spread along the motion (by this much of the smear) no less than across
 _BEAD = 0.14  # a bead along a streak: its darkness rises this much (x the streak's contrast) over the dips beside it
 _NECK = 0.3  # ... or the streak's width narrows this much (x its largest) between the beads
 
 
 def _streak_candidates(raw: tuple, gs_by_pol: dict[int, np.ndarray], faces: list[_Face] = ()) -> list[tuple]:
     """Motion-blurred pips (see :func:`_blurred_faces`): elongated, solid blobs of pip width at
-    the finest scale whose ring is uniform body, clearly lighter (or darker) than they are.
-    ``raw``: the finest scale's blobs as :func:`_find_pips_at` kept them. Blobs next to the
+    one block size whose ring is uniform body, clearly lighter (or darker) than they are.
+    ``raw``: the blobs of one block size at full resolution as :func:`_find_pips_at` kept them. Blobs next to the
     ``faces`` (read ones: their side faces' foreshortened pips) are none. Each streak is
     (x, y, half length, half width, orientation, contrast, body level, polarity, blob pixels,
     blob row in ``raw``)."""
     stats, cents, blob_px, src, (h, w) = raw
-    bw, bh, area = stats[:, 2], stats[:, 3], stats[:, 4]
-    x0s, y0s = stats[:, 0], stats[:, 1]
+    area = stats[:, 4]
+    # (most blobs are specks: the other tests on the few larger ones only)
+    cand = np.flatnonzero((area >= 25) & (area <= 1200))
+    x0s, y0s, bw, bh = (stats[cand, k] for k in range(4))
     long_side = np.maximum(bw, bh)
     # (at least _STREAK_MIN_W wide along its length: not a line, such as an edge)
-    cand = np.flatnonzero((area >= 25) & (area <= 1200) & (long_side >= 10) & (long_side <= 70)
-                          & (area >= 2.5 * long_side) & (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h))
+    cand = cand[(long_side >= 10) & (long_side <= 70) & (area[cand] >= 2.5 * long_side)
+                & (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)]
+    bw, bh = stats[:, 2], stats[:, 3]
     if cand.size and faces:
         # (the reach of a face's side faces, beyond the blob's half length, which is at most
         # its box's diagonal)
         fs = np.array([(f.cx, f.cy, _STREAK_SIDE * _face_size(f)) for f in faces
-                       if f.ok or f.reason.startswith("doubtful")]).reshape(-1, 3)
+                       if f.ok or f.reason.startswith(("top face tilted", "doubtful"))]).reshape(-1, 3)
         fx, fy, reach = fs[:, 0], fs[:, 1], fs[:, 2]
         if fx.size:
             cx, cy = cents[cand, 0][:, None], cents[cand, 1][:, None]
@@ -2401,9 +2408,12 @@ def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Fac
     parallel, as wide as a pip and smeared by one length L. A streak's length is its pips' span
     along it plus a pip's width plus L; a row of pips smeared along the row keeps a bead where
     each pip was (:func:`_streak_beads`). So each bead is a pip, at its place less the smear;
-    the streaks' L must agree, and the pips must make a d6 face. Where a lone bead may hide
-    more pips (a streak so long that a row's beads could have merged), or the smears do not
-    agree, the die is reported with ``value: None`` (a reason starting "doubtful")."""
+    the streaks' L must agree, the pips must make a d6 face, and the die's outline must be
+    smeared along the motion too (:func:`_body_ramps`). Where a lone bead may hide more pips (a
+    streak so long that a row's beads could have merged), the smears do not agree or a
+    streak-like mark was left out (:func:`_stray_marks`), a die of three streaks or more is
+    reported with ``value: None`` (a reason starting "doubtful"); fewer are left out.
+    ``raw``: the blobs of each block size at full resolution (see :func:`_find_pips`)."""
     out: list[_Face] = []
     for entry in raw:  # (each block size's blobs: a small die's streaks show at the finest)
         out += _blurred_faces_in(gs_by_pol, img, faces + out, entry)
@@ -2415,7 +2425,7 @@ def _blurred_faces_in(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_
     # (next to a face read, parallel elongated pips are those of its side faces, foreshortened)
     streaks = [s for s in _streak_candidates(raw, gs_by_pol, faces)
                if not any(math.hypot(f.cx - s[0], f.cy - s[1]) < _STREAK_SIDE * _face_size(f) + s[2]
-                          for f in faces if f.ok or f.reason.startswith("doubtful"))]
+                          for f in faces if f.ok or f.reason.startswith(("top face tilted", "doubtful")))]
     if len(streaks) < 2:
         return []
     uf = _UF(len(streaks))
@@ -2564,8 +2574,9 @@ def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple]
         return None
     # The die's outline smeared along the motion as its pips are (where the die stands out
     # from what lies beyond: a face's side faces have sharp edges all round)
+    # (a comparison with a NaN, an outline that does not stand out, is False: not known)
     along, across = _body_ramps(gs, group, f.cx, f.cy, 0.6 * _face_size(f) + sm)
-    if along < across + _RAMP * sm:
+    if along < across:
         return None
     # A lone bead in a streak much longer than wide may be a row whose beads merged (a smear
     # as long as the pips' spacing): then the count is not sure.
