@@ -2310,6 +2310,10 @@ def _streak_candidates(raw: tuple, gs_by_pol: dict[int, np.ndarray], faces: list
     den = math.pi * (a - 0.5) * (b - 0.5)
     efill = np.divide(area[cand], den, out=np.zeros(den.shape), where=den > 0)
     keep = (b >= 2.0) & (b <= 9.5) & (a >= _STREAK_LONG * b) & (a <= 7.0 * b) & (efill > 0.7) & (efill < 1.2)
+    if keep.any() and faces and fx.size:
+        # (and exactly: within reach of a face beyond the streak's half length)
+        d2 = (cents[cand, 0][:, None] - fx[None, :]) ** 2 + (cents[cand, 1][:, None] - fy[None, :]) ** 2
+        keep &= ~(d2 < (reach[None, :] + a[:, None]) ** 2).any(axis=1)
     if not keep.any():
         return []
     sel, a, b = cand[keep], a[keep], b[keep]
@@ -2423,20 +2427,19 @@ def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Fac
 def _blurred_faces_in(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], raw: tuple) -> list[_Face]:
     """:func:`_blurred_faces` in the blobs of one block size."""
     # (next to a face read, parallel elongated pips are those of its side faces, foreshortened)
-    streaks = [s for s in _streak_candidates(raw, gs_by_pol, faces)
-               if not any(math.hypot(f.cx - s[0], f.cy - s[1]) < _STREAK_SIDE * _face_size(f) + s[2]
-                          for f in faces if f.ok or f.reason.startswith(("top face tilted", "doubtful")))]
+    streaks = _streak_candidates(raw, gs_by_pol, faces)
     if len(streaks) < 2:
         return []
+    # (the pairs of one die, all pairs at once)
+    x, y, _a, b, th, con, body, pol = (np.array([s[k] for s in streaks]) for k in range(8))
+    d = np.abs(th[:, None] - th[None, :]) % math.pi
+    link = ((pol[:, None] == pol[None, :]) & (np.minimum(d, math.pi - d) < _STREAK_ANGLE)
+            & (np.maximum(b[:, None], b[None, :]) < _STREAK_WIDTH * np.minimum(b[:, None], b[None, :]))
+            & (np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) < _STREAK_NEAR * 0.5 * (b[:, None] + b[None, :]))
+            & (np.abs(body[:, None] - body[None, :]) < 0.25 * np.minimum(con[:, None], con[None, :])))
     uf = _UF(len(streaks))
-    for i, j in itertools.combinations(range(len(streaks)), 2):
-        si, sj = streaks[i], streaks[j]
-        bm = 0.5 * (si[3] + sj[3])
-        if (si[7] == sj[7] and _angle_diff(si[4], sj[4]) < _STREAK_ANGLE
-                and max(si[3], sj[3]) < _STREAK_WIDTH * min(si[3], sj[3])
-                and math.hypot(si[0] - sj[0], si[1] - sj[1]) < _STREAK_NEAR * bm
-                and abs(si[6] - sj[6]) < 0.25 * min(si[5], sj[5])):
-            uf.union(i, j)
+    for i, j in np.argwhere(np.triu(link, 1)).tolist():
+        uf.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(len(streaks)):
         groups.setdefault(uf.find(i), []).append(i)
