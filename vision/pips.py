@@ -34,6 +34,11 @@ Other dice and light. Ghosts (faint pips of a translucent die's other faces besi
 top-face pips) are dropped; a logo in place of the 1 pip is read as 1 when it sits alone on a
 face of the other dice' size and colour; a dim picture's colours are brightened for the colour
 tests; the two pips of a 2 must share one paint; dots in a row are no 4, 5 or 6.
+
+Motion blur. A die that moved in the exposure has its pips smeared into parallel streaks (a row
+of pips along the motion into one beaded bar), which pass no pip test: away from the faces read,
+such streaks of one width and one smear length are read as pips, one per bead, where the die's
+outline is smeared along the motion too (see :func:`_blurred_faces`).
 """
 
 from __future__ import annotations
@@ -219,7 +224,7 @@ class _Masks:
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
                scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
-               bars: bool | list = False) -> dict[int, list[Pip]]:
+               bars: bool | list = False, streaks: list | None = None) -> dict[int, list[Pip]]:
     """Pips of both polarities (dark pips: +1, light pips: -1), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
@@ -229,6 +234,7 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
+    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`).
     """
     pips: dict[int, list[Pip]] = {+1: [], -1: []}
     # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
@@ -247,13 +253,14 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
             rmins += [rmin / f] * 2
             rmaxs += [rmax / f] * 2
         for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
-                                        bars).items():
+                                        bars, streaks if f == 1.0 else None).items():
             pips[pol].extend(found)
     return pips
 
 
 def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[float], rmaxs: list[float],
-                  f: float, seen: list | None = None, bars: bool | list = False) -> dict[int, list[Pip]]:
+                  f: float, seen: list | None = None, bars: bool | list = False,
+                  streaks: list | None = None) -> dict[int, list[Pip]]:
     """The pips in ``masks`` (pairs of a dark-pip and a light-pip mask, one pair per scale, of
     pip radii ``rmins`` to ``rmaxs``: one per mask), measured on ``gs`` (the dark-pip grey; the
     light pips on its negative): {+1: dark pips, -1: light pips}, each scale's after those of
@@ -261,6 +268,8 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
     out: dict[int, list[Pip]] = {+1: [], -1: []}
     h, w = masks[0].shape
     stats, cents, blob_px, src = _blobs(masks)
+    if streaks is not None:
+        streaks.append((stats, cents, blob_px, src, (h, w)))
     if not len(stats):
         return out
     neg_all = src % 2 == 1
@@ -2358,21 +2367,366 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
     return None
 
 
+# Motion blur: a die moving in the exposure smears each pip into a streak along the motion (a
+# row of pips into one long bar, beaded where the pips were); such streaks never pass as pips.
+_STREAK_LONG = 1.6  # a blob this many times longer than wide (and as wide as a pip) may be a streak
+_STREAK_ANGLE = math.radians(12)  # streaks of one die: parallel within this ...
+_STREAK_WIDTH = 1.35  # ... as wide within this ratio ...
+_STREAK_NEAR = 7.0  # ... and their centres within this many streak widths (x 0.5: pip radii)
+_STREAK_L = 0.35  # their smear lengths agree within this much of a streak's width (+ 15 % of the length)
+_STREAK_SIDE = 1.15  # streaks this near a face read (x its size, beyond the streak's half length) are its side faces' pips
+_STREAK_END = 2.2  # streaks end to end: at most this many streak lengths apart (a side face's pips: about 3)
+_BEAD_STEP = 1.5  # a row's beads are at least this many streak widths apart (a side face's squeezed row: closer)
+_STREAK_MIN_W = 3.5  # streaks at least this wide (px): thinner ones are lines, not smeared pips
+_STREAK_ASYM = 0.25  # largest asymmetry of the die body's extent around a face read from streaks
+_BEAD = 0.14  # a bead along a streak: its darkness rises this much (x the streak's contrast) over the dips beside it
+_NECK = 0.3  # ... or the streak's width narrows this much (x its largest) between the beads
+
+
+def _streak_candidates(raw: tuple, gs_by_pol: dict[int, np.ndarray], faces: list[_Face] = ()) -> list[tuple]:
+    """Motion-blurred pips (see :func:`_blurred_faces`): elongated, solid blobs of pip width at
+    one block size whose ring is uniform body, clearly lighter (or darker) than they are.
+    ``raw``: the blobs of one block size at full resolution as :func:`_find_pips_at` kept them. Blobs next to the
+    ``faces`` (read ones: their side faces' foreshortened pips) are none. Each streak is
+    (x, y, half length, half width, orientation, contrast, body level, polarity, blob pixels,
+    blob row in ``raw``)."""
+    stats, cents, blob_px, src, (h, w) = raw
+    area = stats[:, 4]
+    # (most blobs are specks: the other tests on the few larger ones only)
+    cand = np.flatnonzero((area >= 25) & (area <= 1200))
+    x0s, y0s, bw, bh = (stats[cand, k] for k in range(4))
+    long_side = np.maximum(bw, bh)
+    # (at least _STREAK_MIN_W wide along its length: not a line, such as an edge)
+    cand = cand[(long_side >= 10) & (long_side <= 70) & (area[cand] >= 2.5 * long_side)
+                & (x0s > 0) & (y0s > 0) & (x0s + bw < w) & (y0s + bh < h)]
+    bw, bh = stats[:, 2], stats[:, 3]
+    if cand.size and faces:
+        # (the reach of a face's side faces, beyond the blob's half length, which is at most
+        # its box's diagonal)
+        fs = np.array([(f.cx, f.cy, _STREAK_SIDE * _face_size(f)) for f in faces
+                       if f.ok or f.reason.startswith(("top face tilted", "doubtful"))]).reshape(-1, 3)
+        fx, fy, reach = fs[:, 0], fs[:, 1], fs[:, 2]
+        if fx.size:
+            cx, cy = cents[cand, 0][:, None], cents[cand, 1][:, None]
+            half = (0.5 * np.hypot(bw[cand], bh[cand]))[:, None]
+            d2 = (cx - fx[None, :]) ** 2 + (cy - fy[None, :]) ** 2
+            cand = cand[~(d2 < (reach[None, :] + half) ** 2).any(axis=1)]
+    if not cand.size:
+        return []
+    mu20, mu02, mu11 = _blob_moments(blob_px, cand, area, cents)
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 0.0)) + 0.5
+    b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 0.0)) + 0.5
+    den = math.pi * (a - 0.5) * (b - 0.5)
+    efill = np.divide(area[cand], den, out=np.zeros(den.shape), where=den > 0)
+    keep = (b >= 2.0) & (b <= 9.5) & (a >= _STREAK_LONG * b) & (a <= 7.0 * b) & (efill > 0.7) & (efill < 1.2)
+    if keep.any() and faces and fx.size:
+        # (and exactly: within reach of a face beyond the streak's half length)
+        d2 = (cents[cand, 0][:, None] - fx[None, :]) ** 2 + (cents[cand, 1][:, None] - fy[None, :]) ** 2
+        keep &= ~(d2 < (reach[None, :] + a[:, None]) ** 2).any(axis=1)
+    if not keep.any():
+        return []
+    sel, a, b = cand[keep], a[keep], b[keep]
+    th = ((0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi)[keep]
+    neg = src[sel] % 2 == 1
+    gs = gs_by_pol[+1]
+    cx, cy = cents[sel, 0], cents[sel, 1]
+    rings = _ring_samples_arr(gs, cx, cy, a + 2.0, b + 2.0, th.tolist(), 1.0, neg=neg)
+    rings.sort(axis=1)
+    body = 0.5 * (rings[:, 7] + rings[:, 8])
+    # the streak's level: the darkest (pip-dark polarity) of a few points along its axis
+    ks = np.array([-0.5, -0.25, 0.0, 0.25, 0.5])[None, :]
+    ca, sa = np.cos(th)[:, None], np.sin(th)[:, None]
+    xs = _clamp(np.round(cx[:, None] + ks * a[:, None] * ca).astype(np.intp), w - 1)
+    ys = _clamp(np.round(cy[:, None] + ks * a[:, None] * sa).astype(np.intp), h - 1)
+    spot = _flip(gs[ys, xs], neg).astype(np.float32).min(axis=1)
+    con = body - spot
+    cuts = np.count_nonzero(rings < (spot + 0.5 * con)[:, None], axis=1)
+    spread = rings[:, 12] - rings[:, 4]
+    good = (con >= 30) & (cuts <= 2) & (spread <= 0.45 * con + 6)
+    out = []
+    owner, px, py = _blob_pixels(blob_px, sel[good], area)
+    idx = np.flatnonzero(good)
+    for k, i in enumerate(idx.tolist()):
+        on = owner == k
+        out.append((float(cx[i]), float(cy[i]), float(a[i]), float(b[i]), float(th[i]), float(con[i]),
+                    float(body[i]), -1 if neg[i] else 1, (px[on], py[on]), int(sel[i])))
+    return out
+
+
+def _streak_beads(gs: np.ndarray, s: tuple) -> tuple[float, float, list[float]]:
+    """A streak's length and width (px, from its pixels) and where along its axis (px from its
+    centre) its beads are: the places its darkness peaks, each clearly (_BEAD) over the dips
+    between it and the next (one bead: a single pip smeared; a row of pips smeared along the
+    row keeps a bead where each pip was, while the smear is shorter than their spacing)."""
+    x, y, _a, _b, th, con, body, pol, (px, py) = s[:9]
+    ux, uy = math.cos(th), math.sin(th)
+    t = (px - x) * ux + (py - y) * uy
+    lo, hi = float(t.min()), float(t.max())
+    length = hi - lo + 1.0
+    # mean width: a stadium of width d and length l covers d (l - d) + pi d^2 / 4 pixels
+    area = float(px.size)
+    c = math.pi / 4 - 1
+    disc = length * length + 4 * c * area
+    width = (-length + math.sqrt(max(disc, 0.0))) / (2 * c) if disc > 0 else length
+    width = min(width, length)
+    # the darkness profile along the axis: at each step, the darkness summed across the streak
+    # (a shaking die smears its pips along a wavy path: the beads may show in its width)
+    ts = np.arange(lo, hi + 0.5, 1.0)
+    off = np.linspace(-0.8, 0.8, 7) * width
+    sx = x + ts[:, None] * ux - off[None, :] * uy
+    sy = y + ts[:, None] * uy + off[None, :] * ux
+    hgt, wid = gs.shape[:2]
+    v = gs[_clamp(np.round(sy).astype(np.intp), hgt - 1), _clamp(np.round(sx).astype(np.intp), wid - 1)]
+    v = v.astype(np.float32) if pol > 0 else 255.0 - v.astype(np.float32)
+    prof = np.maximum(body - v, 0.0).mean(axis=1)
+    if prof.size >= 3:
+        prof = np.convolve(np.pad(prof, 1, mode="edge"), np.array([0.25, 0.5, 0.25]), mode="valid")
+    peaks = _profile_peaks(prof, _BEAD * con, 0.6 * width)
+    if len(peaks) == 1:
+        # The blob's own width along it: a row smeared along a wavy path may show its beads
+        # only there, necked between the pips (the darkness across it then stays even)
+        cnt = np.bincount(np.round(t - lo).astype(np.intp), minlength=ts.size)[:ts.size].astype(np.float64)
+        if cnt.size >= 3:
+            cnt = np.convolve(np.pad(cnt, 1, mode="edge"), np.array([0.25, 0.5, 0.25]), mode="valid")
+        necked = _profile_peaks(cnt, _NECK * float(cnt.max()), 0.6 * width)
+        if len(necked) > 1:
+            peaks = necked
+    return length, width, [float(ts[i]) for i in peaks]
+
+
+def _profile_peaks(prof: np.ndarray, need: float, gap: float) -> list[int]:
+    """The peaks of a profile along a streak (see :func:`_streak_beads`) that each rise at least
+    ``need`` over the lowest point between it and its neighbours, at least ``gap`` apart (the
+    weakest dropped first, until all that are left rise so much)."""
+    peaks = [i for i in range(prof.size) if (i == 0 or prof[i] >= prof[i - 1]) and (i == prof.size - 1 or prof[i] > prof[i + 1])]
+    while len(peaks) > 1:
+        rises = []
+        for j, i in enumerate(peaks):
+            left = prof[peaks[j - 1]:i + 1].min() if j > 0 else -np.inf
+            right = prof[i:peaks[j + 1] + 1].min() if j + 1 < len(peaks) else -np.inf
+            near = min(i - peaks[j - 1] if j > 0 else 1e9, peaks[j + 1] - i if j + 1 < len(peaks) else 1e9)
+            rises.append(prof[i] - max(left, right) - (1e9 if near < gap else 0.0))
+        j = int(np.argmin(rises))
+        if rises[j] >= need:
+            break
+        peaks.pop(j)
+    return peaks
+
+
+def _blurred_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], raw: list) -> list[_Face]:
+    """Motion-blurred dice: faces read from groups of streaks (see :func:`_streak_candidates`)
+    away from the faces already read.
+
+    A die that moved during the exposure smears every pip by the same motion: its streaks are
+    parallel, as wide as a pip and smeared by one length L. A streak's length is its pips' span
+    along it plus a pip's width plus L; a row of pips smeared along the row keeps a bead where
+    each pip was (:func:`_streak_beads`). So each bead is a pip, at its place less the smear;
+    the streaks' L must agree, the pips must make a d6 face, and the die's outline must be
+    smeared along the motion too (:func:`_body_ramps`). Where a lone bead may hide more pips (a
+    streak so long that a row's beads could have merged), the smears do not agree or a
+    streak-like mark was left out (:func:`_stray_marks`), a die of three streaks or more is
+    reported with ``value: None`` (a reason starting "doubtful"); fewer are left out.
+    ``raw``: the blobs of each block size at full resolution (see :func:`_find_pips`)."""
+    out: list[_Face] = []
+    for entry in raw:  # (each block size's blobs: a small die's streaks show at the finest)
+        out += _blurred_faces_in(gs_by_pol, img, faces + out, entry)
+    return out
+
+
+def _blurred_faces_in(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], raw: tuple) -> list[_Face]:
+    """:func:`_blurred_faces` in the blobs of one block size."""
+    # (next to a face read, parallel elongated pips are those of its side faces, foreshortened)
+    streaks = _streak_candidates(raw, gs_by_pol, faces)
+    if len(streaks) < 2:
+        return []
+    # (the pairs of one die, all pairs at once)
+    x, y, _a, b, th, con, body, pol = (np.array([s[k] for s in streaks]) for k in range(8))
+    d = np.abs(th[:, None] - th[None, :]) % math.pi
+    link = ((pol[:, None] == pol[None, :]) & (np.minimum(d, math.pi - d) < _STREAK_ANGLE)
+            & (np.maximum(b[:, None], b[None, :]) < _STREAK_WIDTH * np.minimum(b[:, None], b[None, :]))
+            & (np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) < _STREAK_NEAR * 0.5 * (b[:, None] + b[None, :]))
+            & (np.abs(body[:, None] - body[None, :]) < 0.25 * np.minimum(con[:, None], con[None, :])))
+    uf = _UF(len(streaks))
+    for i, j in np.argwhere(np.triu(link, 1)).tolist():
+        uf.union(i, j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(streaks)):
+        groups.setdefault(uf.find(i), []).append(i)
+    found = []
+    for members in groups.values():
+        if not 2 <= len(members) <= 6:
+            continue
+        f = _streak_face(gs_by_pol, img, [streaks[i] for i in members], raw)
+        if f is not None:
+            found.append(f)
+    # (the smeared pips of a blurred die's side face lie next to its top face, read surer or
+    # from more pips)
+    out: list[_Face] = []
+    for f in sorted(found, key=lambda f: (not f.ok, -len(f.pips))):
+        if not any(math.hypot(f.cx - g.cx, f.cy - g.cy) < _STREAK_SIDE * _face_size(g) + _face_size(f) / 2
+                   for g in out):
+            out.append(f)
+    return out
+
+
+def _body_ramps(gs: np.ndarray, group: list[tuple], cx: float, cy: float, reach: float) -> tuple[float, float]:
+    """How far the die body's edge is spread out along the streaks' motion and across it (px of
+    grey between 20 % and 80 % of the way from the body's level to what lies beyond, median of
+    rays cast both ways from just past the streaks, on three parallel lines each). A die that
+    moved has its outline smeared as its pips are, along the motion only; a side face's
+    foreshortened pips (elongated and parallel too) sit on a face whose edges are sharp."""
+    th, pol = group[0][4], group[0][7]
+    ux, uy = math.cos(th), math.sin(th)
+    px = np.concatenate([s[8][0] for s in group]).astype(np.float64) - cx
+    py = np.concatenate([s[8][1] for s in group]).astype(np.float64) - cy
+    ext_u, ext_n = float(np.abs(px * ux + py * uy).max()), float(np.abs(-px * uy + py * ux).max())
+    body = _median([s[6] for s in group])
+    h, w = gs.shape[:2]
+    ks = np.arange(0.0, reach + 0.5, 1.0)
+    out = []
+    for (ex, ey), start, side in ((( ux, uy), ext_u, ext_n), ((-ux, -uy), ext_u, ext_n),
+                                  ((-uy, ux), ext_n, ext_u), ((uy, -ux), ext_n, ext_u)):
+        offs = np.array([-0.5, 0.0, 0.5]) * side
+        xs = cx + (start + 1.0 + ks)[None, :] * ex - offs[:, None] * ey
+        ys = cy + (start + 1.0 + ks)[None, :] * ey + offs[:, None] * ex
+        v = gs[_clamp(np.round(ys).astype(np.intp), h - 1), _clamp(np.round(xs).astype(np.intp), w - 1)]
+        v = v.astype(np.float64) if pol > 0 else 255.0 - v.astype(np.float64)
+        far = np.median(v[:, -3:], axis=1)
+        delta = body - far
+        q = (v - far[:, None]) / np.where(np.abs(delta) < 1e-6, 1.0, delta)[:, None]
+        spread = np.count_nonzero((q > 0.2) & (q < 0.8), axis=1).astype(np.float64)
+        out.append(np.where(np.abs(delta) >= 20, spread, np.nan))
+    along = np.concatenate(out[:2])
+    across = np.concatenate(out[2:])
+    if np.isnan(along).all() or np.isnan(across).all():
+        return math.nan, math.nan
+    return float(np.nanmedian(along)), float(np.nanmedian(across))
+
+
+def _stray_marks(raw: tuple, group: list[tuple], cx: float, cy: float, inner: float, outer: float) -> bool:
+    """Is there a pip-dark blob (in the streaks' polarity, at the finest scale) besides the
+    group's streaks on the die: within ``inner`` px of the face centre (cx, cy) and as large as
+    a third of a streak, or within ``outer`` px and streak-like (parallel to the streaks, of
+    their width)? Such a blob is a streak that failed the streak tests (one run into the die's
+    smeared edge, say): the pips read from the others may be too few."""
+    stats, cents, blob_px, src, _shape = raw
+    x0, y0, bw, bh, area = (stats[:, k].astype(np.float64) for k in range(5))
+    dx = np.maximum(np.maximum(x0 - cx, cx - (x0 + bw - 1)), 0.0)
+    dy = np.maximum(np.maximum(y0 - cy, cy - (y0 + bh - 1)), 0.0)
+    d2 = dx * dx + dy * dy
+    near = (src == src[group[0][9]]) & (area >= min(s[8][0].size for s in group) / 3)
+    near[[s[9] for s in group]] = False
+    if (near & (d2 < inner * inner)).any():
+        return True
+    sel = np.flatnonzero(near & (d2 < outer * outer))
+    if not sel.size:
+        return False
+    mu20, mu02, mu11 = _blob_moments(blob_px, sel, stats[:, 4], cents)
+    common = np.sqrt(np.maximum(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 * mu11))
+    a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 0.0)) + 0.5
+    b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 0.0)) + 0.5
+    th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
+    bs = _median([s_[3] for s_ in group])
+    for ai, bi, ti in zip(a.tolist(), b.tolist(), th.tolist(), strict=True):
+        if (ai >= 1.3 * bi and bs / 1.5 <= bi <= 1.5 * bs
+                and _angle_diff(ti, group[0][4]) < 2 * _STREAK_ANGLE):
+            return True
+    return False
+
+
+def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple], raw: tuple) -> _Face | None:
+    """The face of one group of parallel streaks (see :func:`_blurred_faces`), or None when
+    they make no die."""
+    pol = group[0][7]
+    gs = gs_by_pol[+1]
+    meas = [_streak_beads(gs, s) for s in group]
+    widths = [m[1] for m in meas]
+    wd = _median(widths)
+    if max(widths) > _STREAK_WIDTH * min(widths):
+        return None
+    smears = [ln - wi - (bd[-1] - bd[0]) for ln, wi, bd in meas]
+    sm = _median(smears)
+    if sm < 0.6 * wd or wd < _STREAK_MIN_W:
+        return None  # hardly smeared (the pip tests' business), or thinner than a pip of a die one reads
+    agree = all(abs(s - sm) <= _STREAK_L * wd + 0.15 * sm for s in smears)
+    r = 0.5 * wd
+    ps = []
+    for s, (_ln, _wi, bd) in zip(group, meas, strict=True):
+        x, y, _a, _b, th, con, body = s[:7]
+        ux, uy = math.cos(th), math.sin(th)
+        px, py = s[8]
+        t = (px - x) * ux + (py - y) * uy
+        mid = 0.5 * (float(t.min()) + float(t.max()))
+        shift = mid - sum(bd) / len(bd)  # (the beads' middle is the streak's middle)
+        for tb in bd:
+            ps.append(Pip(x + (tb + shift) * ux, y + (tb + shift) * uy, r, r, th, con, body, body - con, pol))
+    if len(ps) > 6:
+        return None
+    # Pips smeared, not foreshortened (a side face's pips are elongated and parallel too): a
+    # row's beads keep the pips' spacing, as wide apart as a pip's width allows, and streaks
+    # end to end along the motion are close for their length (foreshortened pips are not
+    # longer than a pip, and are spaced as pips are).
+    for _ln, wi, bd in meas:
+        if len(bd) > 1 and min(b - a for a, b in itertools.pairwise(bd)) < _BEAD_STEP * wi:
+            return None
+    for si, mi in zip(group, meas, strict=True):
+        ends = []  # (the streaks ahead or behind it along the motion, and their length)
+        for sj, mj in zip(group, meas, strict=True):
+            dx, dy = sj[0] - si[0], sj[1] - si[1]
+            along = abs(dx * math.cos(si[4]) + dy * math.sin(si[4]))
+            if sj is not si and along > 0.7 * math.hypot(dx, dy):
+                ends.append((along, 0.5 * (mi[0] + mj[0])))
+        if ends and min(ends)[0] > _STREAK_END * min(ends)[1]:
+            return None
+    f = _make_face(gs_by_pol, ps)
+    if not f.ok:
+        return None
+    # The die's body is centred on the face (pips read from part of a die's streaks are not)
+    if _body_extent(img, Pip(f.cx, f.cy, r, r, group[0][4], 0.0, 0.0, 0.0, pol))[0] > _STREAK_ASYM:
+        return None
+    # The die's outline smeared along the motion as its pips are (where the die stands out
+    # from what lies beyond: a face's side faces have sharp edges all round)
+    # (a comparison with a NaN, an outline that does not stand out, is False: not known)
+    along, across = _body_ramps(gs, group, f.cx, f.cy, 0.6 * _face_size(f) + sm)
+    if along < across:
+        return None
+    # A lone bead in a streak much longer than wide may be a row whose beads merged (a smear
+    # as long as the pips' spacing): then the count is not sure.
+    hidden = all(len(bd) == 1 for _ln, _wi, bd in meas) and max(ln for ln, _wi, _bd in meas) > 3.2 * wd
+    # Beads mark the pips only while the smear is shorter than their spacing (a longer one
+    # makes beads where the smears of neighbouring pips overlap, between the pips)
+    hidden |= any(len(bd) > 1 and sm_ >= min(b - a for a, b in itertools.pairwise(bd))
+                  for (_ln, _wi, bd), sm_ in zip(meas, smears, strict=True))
+    if not agree or hidden or _stray_marks(raw, group, f.cx, f.cy, 2.8 * r + 0.5 * sm, 5.6 * r + 0.5 * sm):
+        # (a die given as doubtful must still look like one die: its streaks share one paint
+        # and light, their contrasts as alike as those of one face's pips)
+        # (and two streaks alone are too little to list a die of unknown value: lines of a
+        # print, a side face's pips, the edge of a book are as likely)
+        cons = [s[5] for s in group]
+        if max(cons) > _CON_RATIO * min(cons) or len(group) < 3:
+            return None
+        f.ok, f.quality = False, 0.0
+        f.reason = "doubtful: motion blur (pips smeared into streaks)"
+    return f
+
+
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
-              seen: list | None = None, bars: bool = False) -> tuple[list[Pip], dict[int, np.ndarray]]:
+              seen: list | None = None, bars: bool = False,
+              streaks: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
     (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
     :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought.
-    ``bars``: see :func:`_find_pips`."""
+    ``bars``, ``streaks``: see :func:`_find_pips`."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
     # Deciding whether the pips are tiny, count pips split from bars too: on small, blurred
     # dice a 6's columns may all be bars at this size.
     pieces: list[Pip] = []
-    fine = _find_pips((full, gs_dark), (full, gs_dark), (0,), seen, pieces if stop_if_tiny else bars)
+    fine = _find_pips((full, gs_dark), (full, gs_dark), (0,), seen, pieces if stop_if_tiny else bars, streaks)
     if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
@@ -2383,7 +2737,7 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars)
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks)
     pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
 
@@ -2611,14 +2965,15 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
     side = max(img.shape[:2])
     gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     seen: list[np.ndarray] = []
-    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen)
+    raw: list = []
+    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen, streaks=raw)
     if not found[1]:
         # Small dice (about 25 px or less): their packed pips touch at this resolution
         # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
         # better. Only the parts of it around spots seen here are searched.
         out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
     else:
-        out, tiny = _read_at(img, 1.0, (gray, *found))
+        out, tiny = _read_at(img, 1.0, (gray, *found), streaks=raw)
     if scale != 1.0:
         for d in out:
             for k in ("x", "y", "w", "h"):
@@ -2633,10 +2988,11 @@ def _read_full(img: np.ndarray) -> tuple[list[dict], bool]:
     _UPSCALE times, only around the spots seen at full size."""
     gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     seen: list[np.ndarray] = []
-    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True)
+    raw: list = []
+    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True, streaks=raw)
     if not found[1]:
         return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
-    return _read_at(img, 1.0, (gray, *found), tiny=True)
+    return _read_at(img, 1.0, (gray, *found), tiny=True, streaks=raw)
 
 
 def _tiny_pips(pips: list[Pip]) -> bool:
@@ -2658,10 +3014,11 @@ def _tiny_pips(pips: list[Pip]) -> bool:
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
-             regions: list | None = None, tiny: bool = False) -> tuple[list[dict], bool]:
+             regions: list | None = None, tiny: bool = False, streaks: list | None = None) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
     With ``regions`` (rectangles in the scaled image), pips are sought only there; ``tiny``
-    (the pips are known to be small) also tries bars of touching pips."""
+    (the pips are known to be small) also tries bars of touching pips. ``streaks``: the finest
+    scale's blobs of ``found`` (see :func:`_blurred_faces`)."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -2669,7 +3026,8 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         work = img if scale == 1.0 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-        pips, gs_by_pol = (_all_pips(gray, bars=tiny) if regions is None
+        streaks = [] if regions is None else None
+        pips, gs_by_pol = (_all_pips(gray, bars=tiny, streaks=streaks) if regions is None
                            else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
@@ -2692,6 +3050,8 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
             f.reason = "not a die" if len(f.pips) == 2 else "doubtful: pip-like marks on the face that fit no pattern"
     faces = [f for f in faces if f.reason != "not a die"]
     faces += _logo_ones(lab, gs_by_pol, faces, pips, scale)
+    if streaks:
+        faces += _blurred_faces(gs_by_pol, lab, faces, streaks)
     out = []
     h, w = work.shape[:2]
     for f in sorted(faces, key=lambda f: (f.cy, f.cx)):
