@@ -95,6 +95,48 @@ OPENAPI: dict = {
                                      "parameters": [{"name": "code", "in": "path", "required": True,
                                                      "schema": {"type": "string"}}],
                                      "responses": {"200": _STATE, "403": _ERR}}},
+        "/api/settings": {
+            "get": {"summary": "The host's settings: config, edition data, their schema, the camera's status and "
+                               "the dice/token sets each game may read with (host token)", "security": _AUTH,
+                    "responses": {"200": {"description": "settings"}, "401": _ERR, "403": _ERR}},
+            "put": {"summary": "Change settings {config: {section: {key: value}}, editions: {game: data}, "
+                               "reset_editions: [game]}: all checked first, then written and put in force",
+                    "security": _AUTH, "responses": {"200": {"description": "what was applied and what needs a "
+                                                                          "restart"}, "400": _ERR, "403": _ERR}}},
+        "/api/camera": {"get": {"summary": "The camera's state (ok, lost, none, ...), the roll watcher's state and "
+                                           "last reading", "responses": {"200": {"description": "status"}}}},
+        "/api/camera/events": {"get": {"summary": "Live camera status (server-sent events)",
+                                       "responses": {"200": {"description": "text/event-stream"}}}},
+        "/api/camera/preview.mjpg": {"get": {"summary": "The tray preview with the reader's boxes (MJPEG)",
+                                             "responses": {"200": {"description": "multipart/x-mixed-replace"}}}},
+        "/api/camera/frame.jpg": {"get": {"summary": "One preview frame (JPEG)",
+                                          "responses": {"200": {"description": "JPEG"}, "503": _ERR}}},
+        "/api/camera/relock": {"post": {"summary": "Let the camera adapt to the light and lock again (host token)",
+                                        "security": _AUTH, "responses": {"200": {"description": "ok"},
+                                                                         "403": _ERR, "409": _ERR}}},
+        "/api/teach/sessions": {"post": {
+            "summary": "Start teaching a dice/token set {like: castle-dice|augustus-tokens|<taught set>, "
+                       "faces: ['TYPE/FACE'], name, per_face}: the steps with prompts in el and en",
+            "responses": {"201": {"description": "the session"}, "400": _ERR}}},
+        "/api/teach/sessions/{sid}": {"get": {"summary": "A teach session: its steps and captures",
+                                              "parameters": [{"name": "sid", "in": "path", "required": True,
+                                                              "schema": {"type": "string"}}],
+                                              "responses": {"200": {"description": "the session"}, "404": _ERR}}},
+        "/api/teach/sessions/{sid}/capture": {"post": {
+            "summary": "Capture one face from the live camera {type, face} or from an uploaded photo (multipart: "
+                       "type, face, image)", "responses": {"200": {"description": "the crop kept"}, "400": _ERR,
+                                                         "404": _ERR, "409": _ERR}}},
+        "/api/teach/sessions/{sid}/preview/{typ}/{face}/{n}.png": {"get": {
+            "summary": "A captured crop", "responses": {"200": {"description": "PNG"}, "404": _ERR}}},
+        "/api/teach/sessions/{sid}/redo": {"post": {"summary": "Forget the last capture of {type, face} (all: true "
+                                                               "forgets every capture of it)",
+                                                    "responses": {"200": {"description": "ok"}, "400": _ERR}}},
+        "/api/teach/sessions/{sid}/save": {"post": {
+            "summary": "Save the set under <data>/sets/<name> {name, use: true}: it is learned at once, and a set "
+                       "whose faces are a game's (castle-dice, augustus) becomes what that game's camera reads "
+                       "with (used_for, used_message in el and en)",
+            "responses": {"200": {"description": "the set, warnings, learn_seconds, used_for"},
+                          "400": _ERR, "409": _ERR}}},
         "/api/i18n": {"get": {"summary": "Message catalogues (el, en)", "responses": {"200": {"description": "ok"}}}},
         "/api/health": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
         "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "ok"}}}},
