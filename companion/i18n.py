@@ -54,3 +54,18 @@ def t(lang: str | None, key: str, /, **params: Any) -> str:
 def both(key: str, /, **params: Any) -> dict[str, str]:
     """The sentence in every language: ``{"el": ..., "en": ...}``."""
     return {lang: t(lang, key, **params) for lang in LANGS}
+
+
+def caps(text: str) -> str:
+    """``text`` in capitals the way Greek writes them: without the accent (tonos), which capitals
+    drop ("Διπλά σπαθιά" -> "ΔΙΠΛΑ ΣΠΑΘΙΑ"; a diaeresis stays). Other scripts: ``str.upper``."""
+    import unicodedata
+
+    out, greek = [], False
+    for ch in unicodedata.normalize("NFD", text.upper()):
+        if not unicodedata.combining(ch):
+            greek = "\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff"
+        elif greek and ch in "\u0301\u0300\u0342":  # acute (tonos), grave, perispomeni
+            continue
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))

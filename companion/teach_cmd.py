@@ -26,7 +26,7 @@ import cv2
 
 from companion import config as config_mod
 from companion.dicesets import IMAGE_EXT, SetError, TeachSession, template_steps
-from companion.i18n import t
+from companion.i18n import caps, t
 
 
 class _StillCamera:
@@ -252,7 +252,7 @@ def _teach_faces(session: TeachSession, steps: list[tuple[str, str]], camera, co
                 i += 1
                 continue
         tl, fl = _label(meta, "types", typ, lang), _label(meta, "faces", face, lang)
-        text = t(lang, key, type=tl.upper(), face=fl.upper())
+        text = t(lang, key, type=caps(tl), face=caps(fl))
         session.clear(typ, face)
         answer, back_to = "", None
         while len(session.captures(typ, face)) < per_face:

@@ -74,7 +74,7 @@ def _view(sid: str, sess: TeachSession, st: dict) -> dict:
     steps = []
     for s in sess.status():
         tl, fl = _label(meta, "types", s["type"]), _label(meta, "faces", s["face"])
-        prompt = {lang: i18n.t(lang, PROMPT[sess.kind], type=tl[lang].upper(), face=fl[lang].upper())
+        prompt = {lang: i18n.t(lang, PROMPT[sess.kind], type=i18n.caps(tl[lang]), face=i18n.caps(fl[lang]))
                   for lang in ("el", "en")}
         steps.append({**s, "label": fl, "type_label": tl, "prompt": prompt,
                       "previews": [f"/api/teach/sessions/{sid}/preview/{s['type']}/{s['face']}/{p.stem}.png"

@@ -151,3 +151,19 @@ def test_read_command_uses_the_set(tmp_path, token_set):
     out = json.loads(proc.stdout.strip().splitlines()[0])
     assert out["image"] == str(p) and out["dice"] == []
     assert [t["face"] for t in out["tokens"]] == ["joker"]
+
+
+def test_greek_prompts_write_face_names_in_capitals_without_accents(client):
+    """Greek capitals drop the accent: "ΔΙΠΛΑ ΣΠΑΘΙΑ", not "ΔΙΠΛΆ ΣΠΑΘΙΆ"."""
+    import re
+
+    from companion.i18n import caps
+
+    app, c = client
+    steps = c.post("/api/teach/sessions", json={"like": "augustus-tokens"}).json["steps"]
+    assert len(steps) == 7
+    for s in steps:
+        assert caps(s["label"]["el"]) in s["prompt"]["el"], s
+        assert not re.search("[ΆΈΉΊΌΎΏ]", s["prompt"]["el"]), s["prompt"]["el"]
+    assert any("ΣΠΑΘΙΑ" in s["prompt"]["el"] for s in steps)
+    assert caps("café Άρμα ΐ") == "CAFÉ ΑΡΜΑ Ϊ"
