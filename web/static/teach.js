@@ -56,7 +56,7 @@
       if (!session) return renderStart();
       const s = session.steps[step];
       root.appendChild(el("p", { class: "teach-progress",
-        text: `${t("progress", { n: step + 1, total: session.steps.length })} · ${s.type}/${s.face}` }));
+        text: `${t("progress", { n: step + 1, total: session.steps.length })} · ${shownName(s)}` }));
       root.appendChild(el("p", { class: "teach-prompt", role: "status", "aria-live": "polite",
         text: s.prompt[lang] || s.prompt.en }));
       const shots = el("div", { class: "teach-shots" });
@@ -87,6 +87,13 @@
         root.appendChild(el("p", { text: t("warnings") + ":" }));
         root.appendChild(el("ul", {}, warnings.map((w) => el("li", { text: w }))));
       }
+    }
+
+    // what the players call the face (and the die type), not its id
+    function shownName(s) {
+      const face = (s.label && s.label[lang]) || s.face;
+      if (session.kind === "tokens") return face;
+      return `${(s.type_label && s.type_label[lang]) || s.type} / ${face}`;
     }
 
     function renderStart() {
