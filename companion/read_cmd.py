@@ -38,7 +38,18 @@ def _fail(msg: str) -> None:
     click.echo(f"companion read: {msg}", err=True)
 
 
-def _make_reader(dice_set: str) -> Callable[[Any], dict]:
+def _taught_or(dice_set: str, data_dir: Path | None) -> str:
+    """A set taught on the phone's teach screen by name (``<data dir>/sets/<name>``), else as given."""
+    from companion import config as config_mod
+    from companion.dicesets import BUILTIN
+
+    if dice_set in BUILTIN or Path(dice_set).expanduser().is_dir() or "/" in dice_set:
+        return dice_set
+    taught = Path(data_dir or config_mod.default_data_dir()) / "sets" / dice_set
+    return str(taught) if taught.is_dir() else dice_set
+
+
+def _make_reader(dice_set: str, data_dir: Path | None = None) -> Callable[[Any], dict]:
     import cv2
 
     # The readers work on many small patches, where OpenCV's worker threads cost more than
@@ -56,7 +67,7 @@ def _make_reader(dice_set: str) -> Callable[[Any], dict]:
               f"are not installed in this copy.")
         sys.exit(2)
     try:
-        reader = open_set(dice_set)
+        reader = open_set(_taught_or(dice_set, data_dir))
     except SetError as err:
         _fail(str(err))
         sys.exit(2)
@@ -99,16 +110,19 @@ def _human(image: str, ms: float, dice: list[dict], tokens: list[dict]) -> str:
 
 @click.command("read")
 @click.option("--dice-set", "dice_set", default=STANDARD, show_default=True, metavar="NAME|DIR",
-              help="Which dice to read: the built-in standard-d6, or a taught set by name or folder.")
+              help="Which dice to read: the built-in standard-d6, castle-dice or augustus-tokens, a set taught "
+                   "on the phone (by its name) or a set folder.")
+@click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="The companion's data folder whose sets/ holds the sets taught on the phone (default: the user's).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per image, one per line.")
 @click.option("--overlay", "overlay", default=None, metavar="OUT.png",
               help="Also write the image with boxes and values (several images: OUT-<stem>.png).")
 @click.argument("images", nargs=-1, required=True, metavar="IMAGE...")
-def read(dice_set: str, as_json: bool, overlay: str | None, images: tuple[str, ...]) -> None:
+def read(dice_set: str, data_dir: Path | None, as_json: bool, overlay: str | None, images: tuple[str, ...]) -> None:
     """Read the dice in still images."""
     from companion.imageio import ImageError, load_image
 
-    reader = _make_reader(dice_set)
+    reader = _make_reader(dice_set, data_dir)
     failed = converted = False
     for image in images:
         try:

@@ -117,6 +117,22 @@ def test_teach_api_upload_redo_save(client, tmp_path):
     assert r.status_code == 200, r.json
     assert Path(r.json["path"]).joinpath("set.toml").exists()
     assert open_set(r.json["path"]).info.types == ["token"]
+    assert r.json["used_for"] == []  # sun and key are no Augustus tokens: no game reads with it
+
+    # `companion read` finds a set taught on the phone by its name
+    from companion.read_cmd import read as read_cmd
+
+    scene, truth = render.render_scene(np.random.default_rng(9), set_spec=render.ALT_TOKENS, style="glyph",
+                                       items=[("token", "sun")], hard=False)
+    cv2.imwrite(str(tmp_path / "scene.png"), scene)
+    res = CliRunner().invoke(read_cmd, ["--dice-set", "bag", "--data", str(tmp_path), "--json",
+                                        str(tmp_path / "scene.png")])
+    assert res.exit_code == 0, res.output
+    line = json.loads([ln for ln in res.output.splitlines() if ln.startswith("{")][0])
+    assert [(t["set"], t["face"]) for t in line["tokens"]] == [("bag", "sun")]
+    res = CliRunner().invoke(read_cmd, ["--dice-set", "bag", "--data", str(tmp_path / "elsewhere"),
+                                        str(tmp_path / "scene.png")])
+    assert res.exit_code == 2 and "neither a built-in set" in res.output
 
 
 def test_teach_api_live_camera(client):
