@@ -104,6 +104,7 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
+_FLAT_PIECE = 0.85  # a bar's pieces this much less high than wide, across the bar, are flat pips (_flat_pieces)
 _SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
 _JUST_OVER = 1.1  # a round pip up to this much over the finest scale's size range is kept as a last resort
 _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one pip: 0.78)
@@ -419,10 +420,12 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
                 rd, sth = min(squeeze, _ROUND_PIECE), th
                 if squeeze * _SQUEEZED > 1:
                     rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
-                for sx, sy, sr, sspot in split:
+                shapes = _flat_pieces(blob_px, int(sk[n_]), area, split, th)
+                for k_, (sx, sy, sr, sspot) in enumerate(split):
+                    pr, prd, pth = (sr, rd, sth) if shapes is None else shapes[k_]
                     if f != 1.0:
-                        sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    into.append(Pip(sx, sy, sr, sr * rd, sth, rm - sspot, rm, sspot, polarity))
+                        sx, sy, pr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, pr * f
+                    into.append(Pip(sx, sy, pr, pr * prd, pth, rm - sspot, rm, sspot, polarity))
                 continue
             if not plain[n_]:
                 continue
@@ -431,6 +434,36 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
             col = (*cores[n_], *col[5:])
         pips.append(Pip(*col, polarity, bool(barish[n_])))
     return out
+
+
+def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[float, float, float, float]],
+                 th: float) -> list[tuple[float, float, float]] | None:
+    """The shapes (radius, roundness, orientation) of a bar's pieces when they are pips
+    squeezed flat, as a low camera sees a top face: the pips of a 6's column (or a 3's, a 5's
+    diagonal) touch there along the way the face is foreshortened, and each piece is wider
+    across that way than along it, whichever way the bar runs (a rotated die's diagonal bar
+    of level, flat pips). Measured on the bar's pixels nearest each piece's centre (the bar cut
+    midway between them); None when the pieces are not clearly flatter than a round pip
+    (on average; a small die's 6 of round pips: their shape is read from the bar as a whole)."""
+    owner, xs, ys = _blob_pixels(blob_px, np.array([row]), area)
+    c = np.array([(sx, sy) for sx, sy, _r, _s in split])
+    near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
+    out = []
+    for k in range(len(split)):
+        mine = near == k
+        n = int(mine.sum())
+        if n < 5:
+            return None
+        dx, dy = xs[mine] - xs[mine].mean(), ys[mine] - ys[mine].mean()
+        m20, m02, m11 = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+        common = math.sqrt(max(0.0, ((m20 - m02) / 2) ** 2 + m11 * m11))
+        l1, l2 = (m20 + m02) / 2 + common, (m20 + m02) / 2 - common
+        a, b = 2 * math.sqrt(max(l1, 0.0)) + 0.5, 2 * math.sqrt(max(l2, 0.0)) + 0.5
+        pth = (0.5 * math.atan2(2 * m11, m20 - m02)) % math.pi
+        if _angle_diff(pth, th) < math.radians(30):
+            return None
+        out.append((a, b / a, pth))
+    return out if sum(rd for _a, rd, _t in out) < _FLAT_PIECE * len(out) else None
 
 
 def _pip_cores(blob_px: list, gs: np.ndarray, ks: np.ndarray,
