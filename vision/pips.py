@@ -460,7 +460,7 @@ def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[fl
         l1, l2 = (m20 + m02) / 2 + common, (m20 + m02) / 2 - common
         a, b = 2 * math.sqrt(max(l1, 0.0)) + 0.5, 2 * math.sqrt(max(l2, 0.0)) + 0.5
         pth = (0.5 * math.atan2(2 * m11, m20 - m02)) % math.pi
-        if _angle_diff(pth, th) < math.radians(30):
+        if _angle_diff(pth, th) < math.radians(20):
             return None
         out.append((a, b / a, pth))
     return out if sum(rd for _a, rd, _t in out) < _FLAT_PIECE * len(out) else None
@@ -2010,7 +2010,9 @@ def _low_camera(faces: list[_Face]) -> bool:
     pair = ((pol[:, None] == pol[None, :]) & (dy >= 0.7 * d) & (d > 0)
             & (d < 1.15 * np.maximum(size[:, None], size[None, :]))
             & (np.maximum(r[:, None], r[None, :]) <= _SIDE_RATIO * np.minimum(r[:, None], r[None, :]))
-            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.05) & (np.maximum(rnd[:, None], rnd[None, :]) <= 0.92))
+            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.05))
+    # (a rounder face below may be quite round, over 0.92: a die turned 45 degrees shows a
+    # low camera its side face squeezed across as much as down: both ways by about 0.7-0.77 at 40 degrees)
     low = high = 0
     for i, j in zip(*np.nonzero(pair), strict=True):
         up = faces[i]
