@@ -93,6 +93,8 @@ _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this muc
 _SIDE_RATIO_DIM = 2.5  # ... or this much smaller when they are much dimmer too (_DIM_SIDE)
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
+_LIT_TOP = 1.25  # a flat face above a rounder one whose pips stand out this much more is the top (_lit_flat_top)
+_LIT_TOP_MIN = 0.55  # ... when at least this round (a sliver below: a side face)
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
 _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
@@ -1957,6 +1959,22 @@ def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
     return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
 
 
+def _lit_flat_top(top: _Face, side: _Face, top_con: float, side_con: float) -> bool:
+    """Is ``top`` (a face squeezed flat, right above a rounder face ``side``) the top face of a
+    die seen by a low camera, though no other die tells a low camera (a lone die) and the
+    rounder face below is much rounder (a die turned about 45 degrees)? Said when the flat face
+    is also the better lit one: the light from above falls on a die's top face, so its pips
+    stand out more than the side face's (a camera looking down sees the side face, a sliver
+    or not, turned away from that light, dimmer); its pips are level (squeezed top to bottom,
+    as the table is seen from low) and not smaller than the side face's."""
+    d = math.hypot(side.cx - top.cx, side.cy - top.cy)
+    if not top.ok or d == 0 or side.cy - top.cy < 0.7 * d or not _LIT_TOP_MIN <= top.roundness <= 0.85:
+        return False
+    if side.roundness <= top.roundness or top.r < side.r or top_con < _LIT_TOP * side_con:
+        return False
+    return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
+
+
 def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     """Which way (unit vector) side faces lie from their top faces in this picture: down in an
     upright picture, unless the dice that show it clearly (two faces of clearly different
@@ -2079,7 +2097,8 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if fcon[i] > _DIM_SIDE * fcon[j]:
                 keep[j] = False
                 continue
-            if _seen_from_low(o, t, height) or (low and o.cy < t.cy - 0.7 * d):
+            if (_seen_from_low(o, t, height) or (low and o.cy < t.cy - 0.7 * d)
+                    or _lit_flat_top(o, t, fcon[j], fcon[i])):
                 keep[i] = False
                 break
             if low and t.cy < o.cy - 0.7 * d:
