@@ -95,6 +95,8 @@ _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
 _LIT_TOP = 1.25  # a flat face above a rounder one whose pips stand out this much more is the top (_lit_flat_top)
 _LIT_TOP_MIN = 0.55  # ... when at least this round (a sliver below: a side face)
+_TINY_SIDE_R = 4.5  # a face with pips smaller than this (px read) ...
+_TINY_SIDE_BIG = 1.3  # ... next to one with pips this much bigger is its side face (_tiny_side_below)
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
 _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
@@ -444,7 +446,8 @@ def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[fl
     squeezed flat, as a low camera sees a top face: the pips of a 6's column (or a 3's, a 5's
     diagonal) touch there along the way the face is foreshortened, and each piece is wider
     across that way than along it, whichever way the bar runs (a rotated die's diagonal bar
-    of level, flat pips). Measured on the bar's pixels nearest each piece's centre (the bar cut
+    of level, flat pips; level within 30 degrees, as the table is seen from low in an upright
+    picture). Measured on the bar's pixels nearest each piece's centre (the bar cut
     midway between them); None when the pieces are not clearly flatter than a round pip
     (on average; a small die's 6 of round pips: their shape is read from the bar as a whole)."""
     owner, xs, ys = _blob_pixels(blob_px, np.array([row]), area)
@@ -462,8 +465,8 @@ def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[fl
         l1, l2 = (m20 + m02) / 2 + common, (m20 + m02) / 2 - common
         a, b = 2 * math.sqrt(max(l1, 0.0)) + 0.5, 2 * math.sqrt(max(l2, 0.0)) + 0.5
         pth = (0.5 * math.atan2(2 * m11, m20 - m02)) % math.pi
-        if _angle_diff(pth, th) < math.radians(20):
-            return None
+        if _angle_diff(pth, th) < math.radians(20) or _angle_diff(pth, 0.0) >= math.radians(30):
+            return None  # (along the bar: a row of round pips a little apart; not level: no table seen from low)
         out.append((a, b / a, pth))
     return out if sum(rd for _a, rd, _t in out) < _FLAT_PIECE * len(out) else None
 
@@ -2104,10 +2107,30 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if low and t.cy < o.cy - 0.7 * d:
                 keep[j] = False
                 continue
+            if _tiny_side_below(t, o, d, ux, uy, fcon[i], fcon[j]):
+                keep[i] = False
+                break
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and (o.cx - t.cx) * ux + (o.cy - t.cy) * uy > 0.3 * d):
                 keep[j] = False
     return [f for f, k in zip(faces, keep, strict=True) if k]
+
+
+def _tiny_side_below(side: _Face, top: _Face, d: float, ux: float, uy: float, side_con: float,
+                     top_con: float) -> bool:
+    """Is ``side`` (the rounder face) a small die's side face after all, ``top`` its top face?
+    Pips of a few pixels come out round whatever their shape (a sliver's pips as well), so
+    roundness does not tell; but a side face's foreshortened pips blur into clearly smaller
+    spots than the top face's (or a little smaller and dimmer: turned from the light above),
+    and it lies towards the camera from the top face (down in an upright picture, ``ux, uy``),
+    closer than a face's side (the centres of two dice are farther apart). Radii in the pixels
+    read: the small dice are read enlarged (_UPSCALE)."""
+    if not top.ok or side.r >= _TINY_SIDE_R:
+        return False
+    if top.r < _TINY_SIDE_BIG * side.r and not (top.r >= 1.15 * side.r and top_con >= _LIT_TOP * side_con):
+        return False
+    s = _face_size(top)
+    return d < 0.8 * s and (side.cx - top.cx) * ux + (side.cy - top.cy) * uy > 0.5 * d
 
 
 def _smear(f: _Face) -> float:
