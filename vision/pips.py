@@ -3005,16 +3005,26 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         s2 = min(1.0, 2 * scale)
         out2, tiny2 = _read_full(img) if s2 == 1.0 else _read_at(img, s2, tiny=True)
         v, v2 = (sum(d["value"] is not None for d in o) for o in (out, out2))
-        if v2 < (1 if v == 0 else max(3, 2 * v + 1)):
+        if v2 < (1 if v == 0 else max(3, 2 * v + 1)) and not (tiny2 and _far_tray_unread(out2)):
             return out
         out, tiny, scale = out2, tiny2, s2
     while scale < 1.0 and (tiny or _pip_radius(out, scale) < _FINE_PIP):
         scale = min(1.0, 2 * scale)
         out2, tiny = _read_full(img) if scale == 1.0 else _read_at(img, scale, tiny=True)
+        tiny = tiny or _far_tray_unread(out2)
         # the finer reading is the surer one, unless it lost dice
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
     return out
+
+
+def _far_tray_unread(out: list[dict]) -> bool:
+    """A copy read larger because the pips were tiny on the one before that reads no die (or
+    one, a speck of dice taken for a die): a 12 MP phone picture of a tray of small dice far
+    away (about 20 px, the tray a small part of the picture), the dice still 6 px or so on the
+    1280 px copy, no pips showing there. That tells nothing of the pips' size: the next copy,
+    twice as large, is read too."""
+    return sum(d["value"] is not None for d in out) <= 1
 
 
 def _with_big_dice(out: list[dict], half: list[dict]) -> list[dict]:
