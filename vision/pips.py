@@ -93,6 +93,10 @@ _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this muc
 _SIDE_RATIO_DIM = 2.5  # ... or this much smaller when they are much dimmer too (_DIM_SIDE)
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
+_LIT_TOP = 1.25  # a flat face above a rounder one whose pips stand out this much more is the top (_lit_flat_top)
+_LIT_TOP_MIN = 0.55  # ... when at least this round (a sliver below: a side face)
+_TINY_SIDE_R = 4.5  # a face with pips smaller than this (px read) ...
+_TINY_SIDE_BIG = 1.3  # ... next to one with pips this much bigger is its side face (_tiny_side_below)
 _DIM = 150  # pictures whose brightest parts are darker than this are brightened first ...
 _BRIGHT = 220  # ... to this level (a well-lit picture's brightest parts) ...
 _MAX_GAIN = 3.0  # ... by at most this much
@@ -104,6 +108,7 @@ _LOGO_MIN_FACE = 36.0  # logos are sought on dice whose face is at least this bi
 _LOGO_BODY = 18.0  # Lab distance within which a logo die's face matches the other dice' body colour
 _LAB_TILE = 16  # Lab colour is converted in tiles this large, where needed
 _TWO_FACES_RD = 0.15  # a face's pips whose roundness jumps this much (and fit badly) are two faces
+_FLAT_PIECE = 0.85  # a bar's pieces this much less high than wide, across the bar, are flat pips (_flat_pieces)
 _SQUEEZED = 0.8  # pieces of a bar wider than 1 / this (x their length) are squeezed across it
 _JUST_OVER = 1.1  # a round pip up to this much over the finest scale's size range is kept as a last resort
 _BAR_FILL = 0.72  # least share of its ellipse a bar of touching pips fills (one pip: 0.78)
@@ -419,10 +424,12 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
                 rd, sth = min(squeeze, _ROUND_PIECE), th
                 if squeeze * _SQUEEZED > 1:
                     rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
-                for sx, sy, sr, sspot in split:
+                shapes = _flat_pieces(blob_px, int(sk[n_]), area, split, th)
+                for k_, (sx, sy, sr, sspot) in enumerate(split):
+                    pr, prd, pth = (sr, rd, sth) if shapes is None else shapes[k_]
                     if f != 1.0:
-                        sx, sy, sr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, sr * f
-                    into.append(Pip(sx, sy, sr, sr * rd, sth, rm - sspot, rm, sspot, polarity))
+                        sx, sy, pr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, pr * f
+                    into.append(Pip(sx, sy, pr, pr * prd, pth, rm - sspot, rm, sspot, polarity))
                 continue
             if not plain[n_]:
                 continue
@@ -431,6 +438,37 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
             col = (*cores[n_], *col[5:])
         pips.append(Pip(*col, polarity, bool(barish[n_])))
     return out
+
+
+def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[float, float, float, float]],
+                 th: float) -> list[tuple[float, float, float]] | None:
+    """The shapes (radius, roundness, orientation) of a bar's pieces when they are pips
+    squeezed flat, as a low camera sees a top face: the pips of a 6's column (or a 3's, a 5's
+    diagonal) touch there along the way the face is foreshortened, and each piece is wider
+    across that way than along it, whichever way the bar runs (a rotated die's diagonal bar
+    of level, flat pips; level within 30 degrees, as the table is seen from low in an upright
+    picture). Measured on the bar's pixels nearest each piece's centre (the bar cut
+    midway between them); None when the pieces are not clearly flatter than a round pip
+    (on average; a small die's 6 of round pips: their shape is read from the bar as a whole)."""
+    owner, xs, ys = _blob_pixels(blob_px, np.array([row]), area)
+    c = np.array([(sx, sy) for sx, sy, _r, _s in split])
+    near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
+    out = []
+    for k in range(len(split)):
+        mine = near == k
+        n = int(mine.sum())
+        if n < 5:
+            return None
+        dx, dy = xs[mine] - xs[mine].mean(), ys[mine] - ys[mine].mean()
+        m20, m02, m11 = float((dx * dx).mean()), float((dy * dy).mean()), float((dx * dy).mean())
+        common = math.sqrt(max(0.0, ((m20 - m02) / 2) ** 2 + m11 * m11))
+        l1, l2 = (m20 + m02) / 2 + common, (m20 + m02) / 2 - common
+        a, b = 2 * math.sqrt(max(l1, 0.0)) + 0.5, 2 * math.sqrt(max(l2, 0.0)) + 0.5
+        pth = (0.5 * math.atan2(2 * m11, m20 - m02)) % math.pi
+        if _angle_diff(pth, th) < math.radians(20) or _angle_diff(pth, 0.0) >= math.radians(30):
+            return None  # (along the bar: a row of round pips a little apart; not level: no table seen from low)
+        out.append((a, b / a, pth))
+    return out if sum(rd for _a, rd, _t in out) < _FLAT_PIECE * len(out) else None
 
 
 def _pip_cores(blob_px: list, gs: np.ndarray, ks: np.ndarray,
@@ -1924,6 +1962,22 @@ def _seen_from_low(top: _Face, side: _Face, height: int) -> bool:
     return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
 
 
+def _lit_flat_top(top: _Face, side: _Face, top_con: float, side_con: float) -> bool:
+    """Is ``top`` (a face squeezed flat, right above a rounder face ``side``) the top face of a
+    die seen by a low camera, though no other die tells a low camera (a lone die) and the
+    rounder face below is much rounder (a die turned about 45 degrees)? Said when the flat face
+    is also the better lit one: the light from above falls on a die's top face, so its pips
+    stand out more than the side face's (a camera looking down sees the side face, a sliver
+    or not, turned away from that light, dimmer); its pips are level (squeezed top to bottom,
+    as the table is seen from low) and not smaller than the side face's."""
+    d = math.hypot(side.cx - top.cx, side.cy - top.cy)
+    if not top.ok or d == 0 or side.cy - top.cy < 0.7 * d or not _LIT_TOP_MIN <= top.roundness <= 0.85:
+        return False
+    if side.roundness <= top.roundness or top.r < side.r or top_con < _LIT_TOP * side_con:
+        return False
+    return all(_angle_diff(p.theta, 0.0) < math.radians(30) for p in top.pips)
+
+
 def _towards_camera(faces: list[_Face]) -> tuple[float, float]:
     """Which way (unit vector) side faces lie from their top faces in this picture: down in an
     upright picture, unless the dice that show it clearly (two faces of clearly different
@@ -1977,7 +2031,9 @@ def _low_camera(faces: list[_Face]) -> bool:
     pair = ((pol[:, None] == pol[None, :]) & (dy >= 0.7 * d) & (d > 0)
             & (d < 1.15 * np.maximum(size[:, None], size[None, :]))
             & (np.maximum(r[:, None], r[None, :]) <= _SIDE_RATIO * np.minimum(r[:, None], r[None, :]))
-            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.05) & (np.maximum(rnd[:, None], rnd[None, :]) <= 0.92))
+            & (np.abs(rnd[:, None] - rnd[None, :]) >= 0.05))
+    # (a rounder face below may be quite round, over 0.92: a die turned 45 degrees shows a
+    # low camera its side face squeezed across as much as down: both ways by about 0.7-0.77 at 40 degrees)
     low = high = 0
     for i, j in zip(*np.nonzero(pair), strict=True):
         up = faces[i]
@@ -2044,16 +2100,37 @@ def _pick_top_faces_by_shape(faces: list[_Face], height: int) -> list[_Face]:
             if fcon[i] > _DIM_SIDE * fcon[j]:
                 keep[j] = False
                 continue
-            if _seen_from_low(o, t, height) or (low and o.cy < t.cy - 0.7 * d):
+            if (_seen_from_low(o, t, height) or (low and o.cy < t.cy - 0.7 * d)
+                    or _lit_flat_top(o, t, fcon[j], fcon[i])):
                 keep[i] = False
                 break
             if low and t.cy < o.cy - 0.7 * d:
                 keep[j] = False
                 continue
+            if _tiny_side_below(t, o, d, ux, uy, fcon[i], fcon[j]):
+                keep[i] = False
+                break
             rd = t.roundness - o.roundness
             if d < 0.3 * s or rd >= 0.07 or (rd > -0.07 and (o.cx - t.cx) * ux + (o.cy - t.cy) * uy > 0.3 * d):
                 keep[j] = False
     return [f for f, k in zip(faces, keep, strict=True) if k]
+
+
+def _tiny_side_below(side: _Face, top: _Face, d: float, ux: float, uy: float, side_con: float,
+                     top_con: float) -> bool:
+    """Is ``side`` (the rounder face) a small die's side face after all, ``top`` its top face?
+    Pips of a few pixels come out round whatever their shape (a sliver's pips as well), so
+    roundness does not tell; but a side face's foreshortened pips blur into clearly smaller
+    spots than the top face's (or a little smaller and dimmer: turned from the light above),
+    and it lies towards the camera from the top face (down in an upright picture, ``ux, uy``),
+    closer than a face's side (the centres of two dice are farther apart). Radii in the pixels
+    read: the small dice are read enlarged (_UPSCALE)."""
+    if not top.ok or side.r >= _TINY_SIDE_R:
+        return False
+    if top.r < _TINY_SIDE_BIG * side.r and not (top.r >= 1.15 * side.r and top_con >= _LIT_TOP * side_con):
+        return False
+    s = _face_size(top)
+    return d < 0.8 * s and (side.cx - top.cx) * ux + (side.cy - top.cy) * uy > 0.5 * d
 
 
 def _smear(f: _Face) -> float:
@@ -2928,16 +3005,26 @@ def read_pips(image_bgr: np.ndarray) -> list[dict]:
         s2 = min(1.0, 2 * scale)
         out2, tiny2 = _read_full(img) if s2 == 1.0 else _read_at(img, s2, tiny=True)
         v, v2 = (sum(d["value"] is not None for d in o) for o in (out, out2))
-        if v2 < (1 if v == 0 else max(3, 2 * v + 1)):
+        if v2 < (1 if v == 0 else max(3, 2 * v + 1)) and not (tiny2 and _far_tray_unread(out2)):
             return out
         out, tiny, scale = out2, tiny2, s2
     while scale < 1.0 and (tiny or _pip_radius(out, scale) < _FINE_PIP):
         scale = min(1.0, 2 * scale)
         out2, tiny = _read_full(img) if scale == 1.0 else _read_at(img, scale, tiny=True)
+        tiny = tiny or _far_tray_unread(out2)
         # the finer reading is the surer one, unless it lost dice
         if sum(d["value"] is not None for d in out2) >= 0.9 * sum(d["value"] is not None for d in out):
             out = out2
     return out
+
+
+def _far_tray_unread(out: list[dict]) -> bool:
+    """A copy read larger because the pips were tiny on the one before that reads no die (or
+    one, a speck of dice taken for a die): a 12 MP phone picture of a tray of small dice far
+    away (about 20 px, the tray a small part of the picture), the dice still 6 px or so on the
+    1280 px copy, no pips showing there. That tells nothing of the pips' size: the next copy,
+    twice as large, is read too."""
+    return sum(d["value"] is not None for d in out) <= 1
 
 
 def _with_big_dice(out: list[dict], half: list[dict]) -> list[dict]:
