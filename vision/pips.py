@@ -114,6 +114,8 @@ _CUT_NEAR = 3.6  # a 1 cut by the picture's edge: its die colour reaches this ma
 _CUT_EVEN = 1.3  # ... all round, this evenly far (longest / shortest ray)
 _TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
 _TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
+_LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
+_LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 
 
 @dataclass
@@ -224,7 +226,8 @@ class _Masks:
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
                scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
-               bars: bool | list = False, streaks: list | None = None) -> dict[int, list[Pip]]:
+               bars: bool | list = False, streaks: list | None = None,
+               bodies: list | None = None) -> dict[int, list[Pip]]:
     """Pips of both polarities (dark pips: +1, light pips: -1), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
@@ -234,7 +237,8 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
-    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`).
+    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`);
+    ``bodies``: those of the run on the half-size copy (see :func:`_pips_on_light_bodies`).
     """
     pips: dict[int, list[Pip]] = {+1: [], -1: []}
     # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
@@ -253,7 +257,7 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
             rmins += [rmin / f] * 2
             rmaxs += [rmax / f] * 2
         for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
-                                        bars, streaks if f == 1.0 else None).items():
+                                        bars, streaks if f == 1.0 else bodies).items():
             pips[pol].extend(found)
     return pips
 
@@ -2737,9 +2741,64 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks)
+    bodies: list = []
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks, bodies=bodies)
+    more[-1] += _pips_on_light_bodies(half, half_s, bodies, fine[-1] + more[-1])
     pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
+
+
+def _pips_on_light_bodies(half: np.ndarray, half_s: np.ndarray, bodies: list, found: list[Pip]) -> list[Pip]:
+    """Light pips on a die that is itself lighter than the tray around it (a red, green or
+    purple die with white pips on a dark felt tray): at the coarse scales the block's mean is
+    mostly the dark tray, so the die's whole body is "lighter than the mean" and its pips merge
+    with it into one die-sized blob, which is no pip. Inside each such blob of the half-size
+    copy's coarsest mask (too big for a pip, not bigger than a die), the pixels clearly lighter
+    than the blob's own body level (its median) are the pips: they are measured and tested as
+    any pip, in the size range of both coarse scales, and kept where no light pip was
+    ``found`` (``half``, ``half_s``: the half-size copy and its blurred grey; ``bodies``: the
+    blobs of its masks, as :func:`_find_pips` gives them)."""
+    if not bodies:
+        return []
+    stats, _ce, parts, src, shape = bodies[0]
+    st = stats[src == 1]  # (the light-pip mask's blobs)
+    _off, xs, ys, first = parts[1]
+    rmax = _SCALES[2][2] / 2  # (half-size pixels)
+    if not len(st):
+        return []
+    area, bw, bh = st[:, 4], st[:, 2], st[:, 3]
+    rmin = _SCALES[1][1] / 2
+    big = np.flatnonzero((area > math.pi * (_SCALES[1][2] / 2) ** 2 * 1.3)
+                         & (np.maximum(bw, bh) <= _LIGHT_BODY * rmax) & (np.minimum(bw, bh) >= 6 * rmin))
+    if not big.size:
+        return []
+    owner = np.repeat(np.arange(big.size), area[big])
+    at = np.concatenate([np.arange(first[k], first[k] + area[k]) for k in big.tolist()])
+    vals = half[ys[at], xs[at]].astype(np.int64)
+    srt = np.sort(owner * 256 + vals) - owner * 256
+    start = np.cumsum(area[big]) - area[big]
+    med = srt[start + area[big] // 2]
+    lit = vals > med[owner] + _LIGHT_STEP
+    # (a pip's worth of such pixels in a blob at least: not the odd speck of noise or glare)
+    lit &= (np.bincount(owner, lit, big.size) >= math.pi * rmin * rmin)[owner]
+    if not lit.any():
+        return []
+    # (searched on the part of the picture around them only, then moved back)
+    lx, ly = xs[at[lit]], ys[at[lit]]
+    pad = int(2 * rmax) + 6
+    x0, y0 = max(0, int(lx.min()) - pad), max(0, int(ly.min()) - pad)
+    x1, y1 = min(shape[1], int(lx.max()) + pad + 1), min(shape[0], int(ly.max()) + pad + 1)
+    inner = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    inner[ly - y0, lx - x0] = 1
+    new = _find_pips_at((np.zeros_like(inner), inner), np.ascontiguousarray(half_s[y0:y1, x0:x1]),
+                        [rmin] * 2, [rmax] * 2, 2.0)[-1]
+    for p in new:
+        p.x, p.y = p.x + 2 * x0, p.y + 2 * y0
+    old = [p for p in found if p.polarity == -1]
+    if not new or not old:
+        return new
+    xy = np.array([[p.x, p.y] for p in old])
+    return [p for p in new if not (np.hypot(xy[:, 0] - p.x, xy[:, 1] - p.y) < p.a + 1).any()]
 
 
 def _stretch(img: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
@@ -2827,7 +2886,9 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
-    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars)
+    bodies: list = []
+    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars, bodies=bodies)
+    found[-1] += _pips_on_light_bodies(half, half_s, bodies, found[-1])
     for pol in (+1, -1):
         out.extend(_dedupe(_unpack(found[pol], regions, tiles, gray.shape)))
     return out, gs_by_pol
