@@ -114,6 +114,9 @@ _CUT_NEAR = 3.6  # a 1 cut by the picture's edge: its die colour reaches this ma
 _CUT_EVEN = 1.3  # ... all round, this evenly far (longest / shortest ray)
 _TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
 _TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
+_UNEVEN_ROUND = 0.7  # a 1 and a loose pip beside it, both this round, ...
+_UNEVEN_SIZE = 1.3  # ... and alike in size (or core) within this ratio, may be a translucent die's 2
+_CORNER_END = 0.58  # ... whose face ends this near (x their distance) beyond each pip (see _at_corners)
 _LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
 _LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 
@@ -1799,6 +1802,85 @@ def _face_size(f: _Face) -> float:
     return 7.5 * f.r
 
 
+def _uneven_twos(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], pips: list[Pip],
+                 grouped: set[int]) -> list[_Face]:
+    """A 2 on a translucent die, read as a 1: the table, the die's shadow and the ghosts of
+    its bottom face's pips show through its body, so the body level at one pip of the 2 is not
+    the other's and a ghost run into a pip makes it a little longer or bigger: the pair fails
+    the twin tests of a 2 (:func:`_plausible_two`), each pip is left alone and one of them is
+    kept as a top 1. Such a 1 is a 2 when a round pip of its size that no face took lies at a
+    2's diagonal across plain body of the same paint inside one face's outline, and that was
+    in no face of several pips (``grouped``: their pips' ids, before the top faces were
+    picked; a side face's pips are in one, or foreshortened; a neighbouring die's lie across a
+    seam)."""
+    taken = {id(p) for f in faces for p in f.pips} | grouped
+    loose = [q for q in pips if id(q) not in taken and q.roundness >= _UNEVEN_ROUND]
+    if not loose:
+        return faces
+    out = []
+    for f in faces:
+        p = f.pips[0]
+        if len(f.pips) != 1 or not f.ok or f.cut or f.top or p.roundness < _UNEVEN_ROUND:
+            out.append(f)
+            continue
+        gs = gs_by_pol[p.polarity]
+        best = None
+        for q in loose:
+            if q.polarity != p.polarity or id(q) in taken:
+                continue
+            r = 0.5 * (p.a + q.a)
+            rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
+            d = _dist(p, q)
+            if (not 4.4 * rb < d < 9.5 * r or abs(p.roundness - q.roundness) > 0.2
+                    or max(p.contrast, q.contrast) > _CON_RATIO * min(p.contrast, q.contrast)):
+                continue  # (a ghost pip stands out far less)
+            if max(p.a, q.a) / min(p.a, q.a) > _UNEVEN_SIZE:
+                rp, rq = _core_radius(gs, p), _core_radius(gs, q)
+                if max(rp, rq) / min(rp, rq) > _UNEVEN_SIZE:
+                    continue
+            if (_unlike_twins(p, q) or not _two_is_plain(gs, p, q) or not _line_on_body(gs, p, q)
+                    or not _at_corners(img, p, q)
+                    or not _same_paint(img, p, q) or not _two_has_outline(img, p, q)
+                    or _crowded_two(p, q, pips)):
+                continue
+            if best is None or d < _dist(p, best):
+                best = q
+        if best is None:
+            out.append(f)
+            continue
+        taken.add(id(best))
+        out.append(_make_face(gs_by_pol, [p, best]))
+    return out
+
+
+_CORNER_TS = np.arange(0.1, 0.96, 0.05)  # (steps along the rays of _at_corners, x the pips' distance)
+
+
+def _at_corners(img: _Lab, p: Pip, q: Pip, thr: float = 18.0) -> bool:
+    """The pips of a 2 sit in opposite corners of its face: beyond each of them, away from the
+    other, the die's colour ends within _CORNER_END of their distance (0.4 on a square face).
+    A top 1 sits in its face's middle: beyond it, away from a side face's pip below it, the
+    top face goes on for a half face (over 0.6 of their distance)."""
+    d = _dist(p, q)
+    h, w = img.shape[:2]
+    mid = np.array([0.35, 0.5, 0.65])
+    body = _median_of(img.at(_clamp(np.round(p.y + (q.y - p.y) * mid).astype(np.intp), h - 1),
+                             _clamp(np.round(p.x + (q.x - p.x) * mid).astype(np.intp), w - 1)).astype(np.float32),
+                      axis=0)
+    for s, o in ((p, q), (q, p)):
+        ux, uy = (s.x - o.x) / d, (s.y - o.y) / d
+        ts = _CORNER_TS[_CORNER_TS * d > 1.6 * s.a]
+        xs, ys = np.round(s.x + ux * ts * d).astype(np.intp), np.round(s.y + uy * ts * d).astype(np.intp)
+        inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        if not ts.size or not inside.all():
+            continue  # (cut by the picture's edge: cannot tell)
+        far = _norm(img.at(ys, xs).astype(np.float32) - body) > min(thr, max(8.0, 0.5 * float(
+            _norm(img.at(ys[-1:], xs[-1:]).astype(np.float32) - body)[0])))
+        if not far.any() or ts[int(np.argmax(far))] > _CORNER_END:
+            return False
+    return True
+
+
 def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
     faces = _flat_top_1s(faces)
@@ -3092,7 +3174,9 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
                            else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
+    grouped = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
     faces = _pick_top_faces(faces, work.shape[0])
+    faces = _uneven_twos(gs_by_pol, lab, faces, pips, grouped)
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
     faces = _drop_faint_marks(faces)
