@@ -117,6 +117,9 @@ _TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RA
 _UNEVEN_ROUND = 0.7  # a 1 and a loose pip beside it, both this round, ...
 _UNEVEN_SIZE = 1.3  # ... and alike in size (or core) within this ratio, may be a translucent die's 2
 _CORNER_END = 0.58  # ... whose face ends this near (x their distance) beyond each pip (see _at_corners)
+_FOR_GOOD = 8  # a ray leaves the die colour for good when it stays off it this many steps (of 0.3 pip radii)
+_GHOSTED_CON = 0.8  # ... for a ghosted 1 whose pip has this share of the contrast of the other dice' pips ...
+_GHOSTED_OTHERS = 4  # ... of which there are this many at least
 _LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
 _LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 
@@ -1853,6 +1856,67 @@ def _uneven_twos(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face]
     return out
 
 
+def _ghosted_ones(img: _Lab, faces: list[_Face], cands: list[_Face]) -> list[_Face]:
+    """A translucent die's 1 with the ghosts of its bottom face's six pips around it: too faint
+    to be found as pips, they still change the body's colour in rings around the 1, so its die
+    colour seems to end right next to it (:func:`_lone_pip_is_one` fails) and it stays a mere
+    candidate, then goes. A candidate far from every face kept whose die colour, read past such
+    spots (where a ray leaves it for good, :func:`_extent_for_good`), ends all round as a 1's
+    does is a 1, when its pip stands out as clearly as the pips of the other dice of its
+    polarity (at least _GHOSTED_OTHERS of them: dots on dark key caps are fainter)."""
+    out = []
+    kept = [(f.cx, f.cy, _face_size(f)) for f in faces]
+    for c in cands:
+        if c in faces or c.reason != "candidate":
+            continue
+        # (as clear a pip as the other dice' of its kind: a faint dot on a dark key cap is not)
+        alike = [p.contrast for f in faces if f.ok and f.polarity == c.polarity for p in f.pips]
+        if len(alike) < _GHOSTED_OTHERS or c.pips[0].contrast < _GHOSTED_CON * _median(alike):
+            continue
+        if any(math.hypot(x - c.cx, y - c.cy) < 0.9 * (s + _face_size(c)) for x, y, s in kept):
+            continue
+        asym, near, far = _extent_for_good(img, c.pips[0])
+        if asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6:
+            c.reason = ""
+            out.append(c)
+            kept.append((c.cx, c.cy, _face_size(c)))
+    return out
+
+
+def _extent_for_good(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+    """:func:`_body_extent` where a ray's die colour ends only where the ray leaves it for good
+    (it does not come back within the next _FOR_GOOD steps): faint spots on the body are
+    crossed, not marks as strong as half the pip."""
+    reach = int(14.6 * p.a) + 3
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
+    ch, cw = min(h, int(p.y) + reach + 1) - y0, min(w, int(p.x) + reach + 1) - x0
+    ks = _EXTENT_KS
+    ca, sa = math.cos(p.theta), math.sin(p.theta)
+    ex = ks[None, :] * p.a * _COS16
+    ey = ks[None, :] * p.b * _SIN16
+    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
+    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    dist = _norm(v - body)
+    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
+    dev = (dist > thr) & inside
+    n = dev.shape[1]
+    gone = dev.copy()  # off the die colour here and in the next _FOR_GOOD steps
+    for k in range(1, _FOR_GOOD + 1):
+        gone[:, :n - k] &= dev[:, k:]
+    # (only faint spots are crossed, a ghost's blend of pip and body: a mark as far from the
+    # body's colour as half the pip's ends it there)
+    pip = img.at(np.array([int(round(p.y))]), np.array([int(round(p.x))])).astype(np.float32)
+    gone |= (dist > max(thr, 0.5 * float(_norm(pip - body)[0]))) & inside
+    first = np.where(gone.any(axis=1), ks[np.argmax(gone, axis=1)], 14.5)
+    asym = float(_median_of(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
+    es = np.sort(first)
+    return asym, float(es[4]), float(es[12])
+
+
 _CORNER_TS = np.arange(0.1, 0.96, 0.05)  # (steps along the rays of _at_corners, x the pips' distance)
 
 
@@ -3175,8 +3239,10 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
     lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
     grouped = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
+    cands = [f for f in faces if f.reason == "candidate"]
     faces = _pick_top_faces(faces, work.shape[0])
     faces = _uneven_twos(gs_by_pol, lab, faces, pips, grouped)
+    faces += _ghosted_ones(lab, faces, cands)
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
     faces = _drop_faint_marks(faces)
