@@ -1945,6 +1945,29 @@ def _at_corners(img: _Lab, p: Pip, q: Pip, thr: float = 18.0) -> bool:
     return True
 
 
+def _side_abstentions_dropped(faces: list[_Face]) -> list[_Face]:
+    """A side face of a die whose top face was read, that itself failed to read (its pips
+    squeezed like a cocked top face's, or crossed by the ghosts of a translucent die's other
+    pips: "top face tilted", "doubtful: pip-like marks"), was reported beside the die as an
+    abstention (a false die). Right below a face read (towards the camera, as _pick_top_1s has
+    it), with clearly flatter pips of the same polarity, it is that die's side face: dropped."""
+    read = [f for f in faces if f.ok]
+    out = []
+    for f in faces:
+        if not f.ok and f.reason.startswith(("top face tilted", "doubtful: pip-like marks")):
+            side = False
+            for t in read:
+                d = math.hypot(f.cx - t.cx, f.cy - t.cy)
+                if (t.polarity == f.polarity and d < 1.15 * max(_face_size(t), _face_size(f))
+                        and f.cy > t.cy + 0.3 * d and t.roundness > f.roundness + 0.1):
+                    side = True
+                    break
+            if side:
+                continue
+        out.append(f)
+    return out
+
+
 def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
     faces = _flat_top_1s(faces)
@@ -3260,6 +3283,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
             # Two dots among more marks are far more often a dotted print than a die
             f.reason = "not a die" if len(f.pips) == 2 else "doubtful: pip-like marks on the face that fit no pattern"
     faces = [f for f in faces if f.reason != "not a die"]
+    faces = _side_abstentions_dropped(faces)
     faces += _logo_ones(lab, gs_by_pol, faces, pips, scale)
     if streaks:
         faces += _blurred_faces(gs_by_pol, lab, faces, streaks)
