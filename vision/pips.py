@@ -119,6 +119,14 @@ _CUT_NEAR = 3.6  # a 1 cut by the picture's edge: its die colour reaches this ma
 _CUT_EVEN = 1.3  # ... all round, this evenly far (longest / shortest ray)
 _TWO_CON = 1.25  # a 2's pips: the brighter (more contrast) may not also be the bigger by more than ...
 _TWO_SIZE = 1.1  # ... this much (twins; _similar allows _CON_RATIO and _SIZE_RATIO: a side face)
+_UNEVEN_ROUND = 0.7  # a 1 and a loose pip beside it, both this round, ...
+_UNEVEN_SIZE = 1.3  # ... and alike in size (or core) within this ratio, may be a translucent die's 2
+_CORNER_END = 0.58  # ... whose face ends this near (x their distance) beyond each pip (see _at_corners)
+_FOR_GOOD = 8  # a ray leaves the die colour for good when it stays off it this many steps (of 0.3 pip radii)
+_GHOSTED_CON = 0.8  # ... for a ghosted 1 whose pip has this share of the contrast of the other dice' pips ...
+_GHOSTED_OTHERS = 4  # ... of which there are this many at least
+_LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
+_LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 
 
 @dataclass
@@ -229,7 +237,8 @@ class _Masks:
 
 def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
                scales: tuple[int, ...] = (0, 1, 2), seen: list | None = None,
-               bars: bool | list = False, streaks: list | None = None) -> dict[int, list[Pip]]:
+               bars: bool | list = False, streaks: list | None = None,
+               bodies: list | None = None) -> dict[int, list[Pip]]:
     """Pips of both polarities (dark pips: +1, light pips: -1), not deduped.
 
     Small pips are searched at full resolution, medium and large ones on a half-size copy
@@ -239,7 +248,8 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
     (see :func:`_regions`). With ``bars``, longer blobs are tried as rows of touching pips
     (small dice, where a 6's packed pips merge); when ``bars`` is a list, the pips split from
     such bars go to it instead (the other pips are the same as without ``bars``).
-    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`).
+    ``streaks``: the blobs of each run at full resolution go to it (see :func:`_streak_candidates`);
+    ``bodies``: those of the run on the half-size copy (see :func:`_pips_on_light_bodies`).
     """
     pips: dict[int, list[Pip]] = {+1: [], -1: []}
     # Both polarities' blobs go in one go, and so do the scales on one image (the two finer
@@ -258,7 +268,7 @@ def _find_pips(full: tuple[_Masks, np.ndarray], half: tuple[_Masks, np.ndarray],
             rmins += [rmin / f] * 2
             rmaxs += [rmax / f] * 2
         for pol, found in _find_pips_at(tuple(ms), gs, rmins, rmaxs, f, seen if run[0] == 0 else None,
-                                        bars, streaks if f == 1.0 else None).items():
+                                        bars, streaks if f == 1.0 else bodies).items():
             pips[pol].extend(found)
     return pips
 
@@ -1833,6 +1843,169 @@ def _face_size(f: _Face) -> float:
     return 7.5 * f.r
 
 
+def _uneven_twos(gs_by_pol: dict[int, np.ndarray], img: _Lab, faces: list[_Face], pips: list[Pip],
+                 grouped: set[int]) -> list[_Face]:
+    """A 2 on a translucent die, read as a 1: the table, the die's shadow and the ghosts of
+    its bottom face's pips show through its body, so the body level at one pip of the 2 is not
+    the other's and a ghost run into a pip makes it a little longer or bigger: the pair fails
+    the twin tests of a 2 (:func:`_plausible_two`), each pip is left alone and one of them is
+    kept as a top 1. Such a 1 is a 2 when a round pip of its size that no face took lies at a
+    2's diagonal across plain body of the same paint inside one face's outline, and that was
+    in no face of several pips (``grouped``: their pips' ids, before the top faces were
+    picked; a side face's pips are in one, or foreshortened; a neighbouring die's lie across a
+    seam)."""
+    taken = {id(p) for f in faces for p in f.pips} | grouped
+    loose = [q for q in pips if id(q) not in taken and q.roundness >= _UNEVEN_ROUND]
+    if not loose:
+        return faces
+    out = []
+    for f in faces:
+        p = f.pips[0]
+        if len(f.pips) != 1 or not f.ok or f.cut or f.top or p.roundness < _UNEVEN_ROUND:
+            out.append(f)
+            continue
+        gs = gs_by_pol[p.polarity]
+        best = None
+        for q in loose:
+            if q.polarity != p.polarity or id(q) in taken:
+                continue
+            r = 0.5 * (p.a + q.a)
+            rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
+            d = _dist(p, q)
+            if (not 4.4 * rb < d < 9.5 * r or abs(p.roundness - q.roundness) > 0.2
+                    or max(p.contrast, q.contrast) > _CON_RATIO * min(p.contrast, q.contrast)):
+                continue  # (a ghost pip stands out far less)
+            if max(p.a, q.a) / min(p.a, q.a) > _UNEVEN_SIZE:
+                rp, rq = _core_radius(gs, p), _core_radius(gs, q)
+                if max(rp, rq) / min(rp, rq) > _UNEVEN_SIZE:
+                    continue
+            if (_unlike_twins(p, q) or not _two_is_plain(gs, p, q) or not _line_on_body(gs, p, q)
+                    or not _at_corners(img, p, q)
+                    or not _same_paint(img, p, q) or not _two_has_outline(img, p, q)
+                    or _crowded_two(p, q, pips)):
+                continue
+            if best is None or d < _dist(p, best):
+                best = q
+        if best is None:
+            out.append(f)
+            continue
+        taken.add(id(best))
+        out.append(_make_face(gs_by_pol, [p, best]))
+    return out
+
+
+def _ghosted_ones(img: _Lab, faces: list[_Face], cands: list[_Face]) -> list[_Face]:
+    """A translucent die's 1 with the ghosts of its bottom face's six pips around it: too faint
+    to be found as pips, they still change the body's colour in rings around the 1, so its die
+    colour seems to end right next to it (:func:`_lone_pip_is_one` fails) and it stays a mere
+    candidate, then goes. A candidate far from every face kept whose die colour, read past such
+    spots (where a ray leaves it for good, :func:`_extent_for_good`), ends all round as a 1's
+    does is a 1, when its pip stands out as clearly as the pips of the other dice of its
+    polarity (at least _GHOSTED_OTHERS of them: dots on dark key caps are fainter)."""
+    out = []
+    kept = [(f.cx, f.cy, _face_size(f)) for f in faces]
+    for c in cands:
+        if c in faces or c.reason != "candidate":
+            continue
+        # (as clear a pip as the other dice' of its kind: a faint dot on a dark key cap is not)
+        alike = [p.contrast for f in faces if f.ok and f.polarity == c.polarity for p in f.pips]
+        if len(alike) < _GHOSTED_OTHERS or c.pips[0].contrast < _GHOSTED_CON * _median(alike):
+            continue
+        if any(math.hypot(x - c.cx, y - c.cy) < 0.9 * (s + _face_size(c)) for x, y, s in kept):
+            continue
+        asym, near, far = _extent_for_good(img, c.pips[0])
+        if asym <= 0.3 and near >= _ONE_NEAR and far <= 7.6:
+            c.reason = ""
+            out.append(c)
+            kept.append((c.cx, c.cy, _face_size(c)))
+    return out
+
+
+def _extent_for_good(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float, float]:
+    """:func:`_body_extent` where a ray's die colour ends only where the ray leaves it for good
+    (it does not come back within the next _FOR_GOOD steps): faint spots on the body are
+    crossed, not marks as strong as half the pip."""
+    reach = int(14.6 * p.a) + 3
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
+    ch, cw = min(h, int(p.y) + reach + 1) - y0, min(w, int(p.x) + reach + 1) - x0
+    ks = _EXTENT_KS
+    ca, sa = math.cos(p.theta), math.sin(p.theta)
+    ex = ks[None, :] * p.a * _COS16
+    ey = ks[None, :] * p.b * _SIN16
+    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
+    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
+    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
+    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
+    dist = _norm(v - body)
+    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
+    dev = (dist > thr) & inside
+    n = dev.shape[1]
+    gone = dev.copy()  # off the die colour here and in the next _FOR_GOOD steps
+    for k in range(1, _FOR_GOOD + 1):
+        gone[:, :n - k] &= dev[:, k:]
+    # (only faint spots are crossed, a ghost's blend of pip and body: a mark as far from the
+    # body's colour as half the pip's ends it there)
+    pip = img.at(np.array([int(round(p.y))]), np.array([int(round(p.x))])).astype(np.float32)
+    gone |= (dist > max(thr, 0.5 * float(_norm(pip - body)[0]))) & inside
+    first = np.where(gone.any(axis=1), ks[np.argmax(gone, axis=1)], 14.5)
+    asym = float(_median_of(np.abs(first[:8] - first[8:]) / (first[:8] + first[8:])))
+    es = np.sort(first)
+    return asym, float(es[4]), float(es[12])
+
+
+_CORNER_TS = np.arange(0.1, 0.96, 0.05)  # (steps along the rays of _at_corners, x the pips' distance)
+
+
+def _at_corners(img: _Lab, p: Pip, q: Pip, thr: float = 18.0) -> bool:
+    """The pips of a 2 sit in opposite corners of its face: beyond each of them, away from the
+    other, the die's colour ends within _CORNER_END of their distance (0.4 on a square face).
+    A top 1 sits in its face's middle: beyond it, away from a side face's pip below it, the
+    top face goes on for a half face (over 0.6 of their distance)."""
+    d = _dist(p, q)
+    h, w = img.shape[:2]
+    mid = np.array([0.35, 0.5, 0.65])
+    body = _median_of(img.at(_clamp(np.round(p.y + (q.y - p.y) * mid).astype(np.intp), h - 1),
+                             _clamp(np.round(p.x + (q.x - p.x) * mid).astype(np.intp), w - 1)).astype(np.float32),
+                      axis=0)
+    for s, o in ((p, q), (q, p)):
+        ux, uy = (s.x - o.x) / d, (s.y - o.y) / d
+        ts = _CORNER_TS[_CORNER_TS * d > 1.6 * s.a]
+        xs, ys = np.round(s.x + ux * ts * d).astype(np.intp), np.round(s.y + uy * ts * d).astype(np.intp)
+        inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+        if not ts.size or not inside.all():
+            continue  # (cut by the picture's edge: cannot tell)
+        far = _norm(img.at(ys, xs).astype(np.float32) - body) > min(thr, max(8.0, 0.5 * float(
+            _norm(img.at(ys[-1:], xs[-1:]).astype(np.float32) - body)[0])))
+        if not far.any() or ts[int(np.argmax(far))] > _CORNER_END:
+            return False
+    return True
+
+
+def _side_abstentions_dropped(faces: list[_Face]) -> list[_Face]:
+    """A side face of a die whose top face was read, that itself failed to read (its pips
+    squeezed like a cocked top face's, or crossed by the ghosts of a translucent die's other
+    pips: "top face tilted", "doubtful: pip-like marks"), was reported beside the die as an
+    abstention (a false die). Right below a face read (towards the camera, as _pick_top_1s has
+    it), with clearly flatter pips of the same polarity, it is that die's side face: dropped."""
+    read = [f for f in faces if f.ok]
+    out = []
+    for f in faces:
+        if not f.ok and f.reason.startswith(("top face tilted", "doubtful: pip-like marks")):
+            side = False
+            for t in read:
+                d = math.hypot(f.cx - t.cx, f.cy - t.cy)
+                if (t.polarity == f.polarity and d < 1.15 * max(_face_size(t), _face_size(f))
+                        and f.cy > t.cy + 0.3 * d and t.roundness > f.roundness + 0.1):
+                    side = True
+                    break
+            if side:
+                continue
+        out.append(f)
+    return out
+
+
 def _pick_top_faces(faces: list[_Face], height: int) -> list[_Face]:
     """Drop side faces (then the leftover "candidate" lone pips, see ``_pick_top_1s``)."""
     faces = _flat_top_1s(faces)
@@ -2814,9 +2987,64 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     rest = (1, 2) if coarse else (1,)
     half_m = _Masks(half)
-    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks)
+    bodies: list = []
+    more = _find_pips((full, gs_dark), (half_m, half_s), rest, bars=bars, streaks=streaks, bodies=bodies)
+    more[-1] += _pips_on_light_bodies(half, half_s, bodies, fine[-1] + more[-1])
     pips = _dedupe(fine[+1] + more[+1]) + _dedupe(fine[-1] + more[-1])
     return pips, {+1: gs_dark, -1: gs_light}
+
+
+def _pips_on_light_bodies(half: np.ndarray, half_s: np.ndarray, bodies: list, found: list[Pip]) -> list[Pip]:
+    """Light pips on a die that is itself lighter than the tray around it (a red, green or
+    purple die with white pips on a dark felt tray): at the coarse scales the block's mean is
+    mostly the dark tray, so the die's whole body is "lighter than the mean" and its pips merge
+    with it into one die-sized blob, which is no pip. Inside each such blob of the half-size
+    copy's coarsest mask (too big for a pip, not bigger than a die), the pixels clearly lighter
+    than the blob's own body level (its median) are the pips: they are measured and tested as
+    any pip, in the size range of both coarse scales, and kept where no light pip was
+    ``found`` (``half``, ``half_s``: the half-size copy and its blurred grey; ``bodies``: the
+    blobs of its masks, as :func:`_find_pips` gives them)."""
+    if not bodies:
+        return []
+    stats, _ce, parts, src, shape = bodies[0]
+    st = stats[src == 1]  # (the light-pip mask's blobs)
+    _off, xs, ys, first = parts[1]
+    rmax = _SCALES[2][2] / 2  # (half-size pixels)
+    if not len(st):
+        return []
+    area, bw, bh = st[:, 4], st[:, 2], st[:, 3]
+    rmin = _SCALES[1][1] / 2
+    big = np.flatnonzero((area > math.pi * (_SCALES[1][2] / 2) ** 2 * 1.3)
+                         & (np.maximum(bw, bh) <= _LIGHT_BODY * rmax) & (np.minimum(bw, bh) >= 6 * rmin))
+    if not big.size:
+        return []
+    owner = np.repeat(np.arange(big.size), area[big])
+    at = np.concatenate([np.arange(first[k], first[k] + area[k]) for k in big.tolist()])
+    vals = half[ys[at], xs[at]].astype(np.int64)
+    srt = np.sort(owner * 256 + vals) - owner * 256
+    start = np.cumsum(area[big]) - area[big]
+    med = srt[start + area[big] // 2]
+    lit = vals > med[owner] + _LIGHT_STEP
+    # (a pip's worth of such pixels in a blob at least: not the odd speck of noise or glare)
+    lit &= (np.bincount(owner, lit, big.size) >= math.pi * rmin * rmin)[owner]
+    if not lit.any():
+        return []
+    # (searched on the part of the picture around them only, then moved back)
+    lx, ly = xs[at[lit]], ys[at[lit]]
+    pad = int(2 * rmax) + 6
+    x0, y0 = max(0, int(lx.min()) - pad), max(0, int(ly.min()) - pad)
+    x1, y1 = min(shape[1], int(lx.max()) + pad + 1), min(shape[0], int(ly.max()) + pad + 1)
+    inner = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    inner[ly - y0, lx - x0] = 1
+    new = _find_pips_at((np.zeros_like(inner), inner), np.ascontiguousarray(half_s[y0:y1, x0:x1]),
+                        [rmin] * 2, [rmax] * 2, 2.0)[-1]
+    for p in new:
+        p.x, p.y = p.x + 2 * x0, p.y + 2 * y0
+    old = [p for p in found if p.polarity == -1]
+    if not new or not old:
+        return new
+    xy = np.array([[p.x, p.y] for p in old])
+    return [p for p in new if not (np.hypot(xy[:, 0] - p.x, xy[:, 1] - p.y) < p.a + 1).any()]
 
 
 def _stretch(img: np.ndarray, gray: np.ndarray | None = None) -> np.ndarray:
@@ -2904,7 +3132,9 @@ def _all_pips_in(gray: np.ndarray, regions: list[tuple[int, int, int, int]], coa
     half_s = cv2.GaussianBlur(half, (3, 3), 0)
     half_m = _Masks(half, inside[::2, ::2])
     out: list[Pip] = []
-    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars)
+    bodies: list = []
+    found = _find_pips((full, gs), (half_m, half_s), (0, 1, 2) if coarse else (0, 1), bars=bars, bodies=bodies)
+    found[-1] += _pips_on_light_bodies(half, half_s, bodies, found[-1])
     for pol in (+1, -1):
         out.extend(_dedupe(_unpack(found[pol], regions, tiles, gray.shape)))
     return out, gs_by_pol
@@ -3118,7 +3348,11 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
                            else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
+    grouped = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
+    cands = [f for f in faces if f.reason == "candidate"]
     faces = _pick_top_faces(faces, work.shape[0])
+    faces = _uneven_twos(gs_by_pol, lab, faces, pips, grouped)
+    faces += _ghosted_ones(lab, faces, cands)
     _flag_cocked(faces)
     faces = [f for f in faces if not _packed_three_without_die(lab, f)]
     faces = _drop_faint_marks(faces)
@@ -3136,6 +3370,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
             # Two dots among more marks are far more often a dotted print than a die
             f.reason = "not a die" if len(f.pips) == 2 else "doubtful: pip-like marks on the face that fit no pattern"
     faces = [f for f in faces if f.reason != "not a die"]
+    faces = _side_abstentions_dropped(faces)
     faces += _logo_ones(lab, gs_by_pol, faces, pips, scale)
     if streaks:
         faces += _blurred_faces(gs_by_pol, lab, faces, streaks)

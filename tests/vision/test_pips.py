@@ -968,3 +968,80 @@ def test_tray_of_small_dice_in_a_12_mp_phone_picture_is_read(seed, width):
     big[y0:y0 + 480, x0:x0 + 640] = img
     pairs, extra = match([(t["x"] + x0, t["y"] + y0, t["value"]) for t in truth], read_pips(big), tol=12)
     assert sum(v == got for v, got in pairs) >= 19 and not extra, (pairs, extra)
+
+
+@pytest.mark.parametrize("seed, x, y, value", [(13, 333, 113, 4), (14, 423, 241, 5), (37, 389, 203, 4),
+                                               (11, 571, 52, 4), (11, 110, 339, 3)])
+def test_light_pips_on_a_die_lighter_than_its_dark_felt_tray_are_found(seed, x, y, value):
+    """Green and red dice with white pips on a dark felt tray: at the coarse scales the block's
+    mean is mostly the dark felt, so the die's whole body is lighter than the mean and its pips
+    merged with it into one die-sized blob (only a pip or two was found: missed dice). Inside
+    such a blob the pixels clearly lighter than its own body are the pips."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=12, size=(26.0, 60.0), background="felt"), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 15 and abs(d["y"] - y) < 15]
+    assert [d["value"] for d in near] == [value], near
+
+
+@pytest.mark.parametrize("seed, x, y", [(0, 506, 146), (9, 76, 165), (36, 98, 48)])
+def test_translucent_two_whose_pips_fail_the_twin_tests_is_not_a_one(seed, x, y):
+    """A translucent die's 2 whose pips differ in body level and shape (a ghost of the bottom
+    face's pips run into one, the tray showing through): left alone, one of them was kept as a
+    top 1. A round loose pip of its size at a 2's diagonal, in the face's opposite corner, on
+    plain body of the same paint, makes it a 2."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 14 and abs(d["y"] - y) < 14]
+    assert [d["value"] for d in near] == [2], near
+
+
+@pytest.mark.parametrize("name, x, y", [("dice_12", 208, 74), ("dice_46", 188, 48), ("dice_8", 198, 138)])
+def test_top_one_and_a_loose_side_pip_below_it_are_not_a_two(name, x, y):
+    """Half-size dev photos: a top 1 above a side face, one of whose round pips links to no
+    other, is not a translucent die's 2 (beyond the 1 its top face goes on: not a corner; read
+    dice_12 as 2 without _at_corners; all three without the "grouped" rule)."""
+    from dev_sample import FULL_DEV
+
+    paths = list(FULL_DEV.rglob(f"{name}.jpg"))
+    if not paths:
+        pytest.skip(f"{name}: the full dev set is not here")
+    img = cv2.imread(str(paths[0]))
+    img = cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 20 and abs(d["y"] - y) < 20]
+    assert [d["value"] for d in near] == [1], near
+
+
+@pytest.mark.parametrize("seed, x, y", [(39, 348, 202), (61, 54, 199), (94, 56, 54)])
+def test_translucent_one_ringed_by_faint_ghosts_is_read(seed, x, y):
+    """A translucent die's 1 with its bottom face's six ghost pips around it, too faint to be
+    found as pips: they seemed to end the die's colour right beside the 1, which was dropped
+    (missed dice). Read past such faint spots, its die colour ends all round as a 1's does."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), seed)
+    near = [d for d in read_pips(img) if abs(d["x"] - x) < 12 and abs(d["y"] - y) < 12]
+    assert [d["value"] for d in near] == [1], near
+
+
+def test_a_pip_like_mark_in_embossed_print_is_not_a_ghosted_one():
+    """four_8: a dark hole beside embossed letters on a USB plug passes as a lone pip whose
+    colour ends near it; the letters are marks as strong as the pip, not faint ghosts: no 1."""
+    from dev_sample import FULL_DEV
+
+    path = FULL_DEV / "Train" / "four_8.jpg"
+    if not path.exists():
+        pytest.skip("the full dev set is not here")
+    near = [d for d in read_pips(cv2.imread(str(path))) if abs(d["x"] - 43) < 15 and abs(d["y"] - 147) < 15]
+    assert near == [], near
+
+
+@pytest.mark.parametrize("seed, x, y, top", [(22, 330, 201, (318, 190)), (22, 269, 402, (277, 391)),
+                                             (20, 299, 65, (309, 55))])
+def test_side_face_abstention_below_a_read_top_face_is_dropped(seed, x, y, top):
+    """Translucent dice' side faces whose squeezed pips fail to read ("top face tilted",
+    "doubtful: pip-like marks") were reported as abstentions beside the die read (false dice);
+    right below a face read, with flatter pips, they are its side faces."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(seed, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), seed)
+    dice = read_pips(img)
+    assert not [d for d in dice if abs(d["x"] - x) < 7 and abs(d["y"] - y) < 7], dice
+    assert [d for d in dice if abs(d["x"] - top[0]) < 14 and abs(d["y"] - top[1]) < 14 and d["value"]]
