@@ -1130,12 +1130,10 @@ _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, 
 _EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
 
 
-def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -> tuple[float, float, float]:
-    """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
-
-    Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
-    The faint ``ghosts`` of a translucent die's other pips around it are body, not its end.
-    """
+def _ray_colours(img: _Lab, p: Pip) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The colours along 16 rays from the pip (steps _EXTENT_KS in pip radii, along its axes):
+    (which samples are inside the picture, the body colour (the median of the first two
+    steps), each sample's Lab distance from it, the median of the rays' largest distance)."""
     reach = int(14.6 * p.a) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
@@ -1151,9 +1149,19 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -
     v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
     body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
     dist = _norm(v - body)
+    return inside, body, dist, float(_median_of(dist.max(axis=1)))
+
+
+def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -> tuple[float, float, float]:
+    """Cast 16 rays from the pip: where does the die body (its colour, in Lab) end?
+
+    Returns (asymmetry of opposite rays, 5th shortest, 13th shortest exit) in pip radii.
+    The faint ``ghosts`` of a translucent die's other pips around it are body, not its end.
+    """
+    ks = _EXTENT_KS
+    inside, body, dist, beyond = _ray_colours(img, p)
     # A die the colour of the table ends in a small step: the edge is where a ray gets at
     # least half way to what lies beyond (most rays reach the table), but never below 8.
-    beyond = float(_median_of(dist.max(axis=1)))
     thr = min(thr, max(8.0, 0.5 * beyond))
     if ghosts:
         g = _norm(img.at(np.array([int(round(q.y)) for q in ghosts]),
@@ -1925,21 +1933,9 @@ def _extent_for_good(img: _Lab, p: Pip, thr: float = 18.0) -> tuple[float, float
     """:func:`_body_extent` where a ray's die colour ends only where the ray leaves it for good
     (it does not come back within the next _FOR_GOOD steps): faint spots on the body are
     crossed, not marks as strong as half the pip."""
-    reach = int(14.6 * p.a) + 3
-    h, w = img.shape[:2]
-    x0, y0 = max(0, int(p.x) - reach), max(0, int(p.y) - reach)
-    ch, cw = min(h, int(p.y) + reach + 1) - y0, min(w, int(p.x) + reach + 1) - x0
     ks = _EXTENT_KS
-    ca, sa = math.cos(p.theta), math.sin(p.theta)
-    ex = ks[None, :] * p.a * _COS16
-    ey = ks[None, :] * p.b * _SIN16
-    xs = np.round(p.x + ex * ca - ey * sa).astype(int)
-    ys = np.round(p.y + ex * sa + ey * ca).astype(int)
-    inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
-    body = _median_of(v[:, 0:2].reshape(-1, v.shape[2]), axis=0)
-    dist = _norm(v - body)
-    thr = min(thr, max(8.0, 0.5 * float(_median_of(dist.max(axis=1)))))
+    inside, body, dist, beyond = _ray_colours(img, p)
+    thr = min(thr, max(8.0, 0.5 * beyond))
     dev = (dist > thr) & inside
     n = dev.shape[1]
     gone = dev.copy()  # off the die colour here and in the next _FOR_GOOD steps
