@@ -333,7 +333,7 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
     glue = CastleCamera(table)
     runtime.on_reading(glue.on_reading)
     app.extensions["castle_camera"] = glue
-    done: dict = {"reader": None}
+    done: dict = {}  # "opened": (the set source opened,), "thread": the opening
     conf = getattr(app, "config", {})
 
     def chosen() -> str | None:
@@ -352,7 +352,7 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
 
     def ensure_reader(game_id: str | None = None) -> None:
         source = chosen()
-        if done["reader"] is not None and done["reader"] == (source,):
+        if done.get("opened") == (source,):
             return
         gid = game_id or getattr(table, "active_game", None)
         try:
@@ -361,7 +361,7 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
         except LookupError:
             return
         # once per chosen set: a missing set is logged, not retried on every action
-        done["reader"] = (source,)
+        done["opened"] = (source,)
 
         def open_reader() -> None:
             try:
