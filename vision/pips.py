@@ -129,7 +129,7 @@ _LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (
 _LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 
 
-@dataclass
+@dataclass(slots=True)
 class Pip:
     x: float
     y: float
