@@ -63,7 +63,7 @@ class Die:
 class Scene:
     width: int = 640
     height: int = 480
-    background: str = "grey"  # grey | wood | dots | text | coins | noise
+    background: str = "grey"  # grey | wood | dots | text | coins | noise | felt | page | fullpage
     dice: list[Die] = field(default_factory=list)
     tilt: float = 0.25  # how much of the near side face shows (0 = straight down), fraction of size
     shadow: bool = True
@@ -113,7 +113,52 @@ def _background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
                         cv2.FONT_HERSHEY_SIMPLEX, r / 40, (30, 90, 130), 1, cv2.LINE_AA)
     elif kind == "noise":
         img = np.clip(img.astype(np.int16) + rng.normal(0, 18, img.shape), 0, 255).astype(np.uint8)
+    elif kind in ("page", "fullpage"):
+        img = _page(img, rng, full=kind == "fullpage")
     return img
+
+
+_PAGE_TEXT = ("the dice are rolled and each player takes one, then the barbarians move: "
+              "resources (wood, stone, gold, land, iron) are paid in full. If a joker is drawn, "
+              "shuffle the tokens back into the bag! Scoring: 3 points per card; 1:2 for ties. "
+              "Rule 4.2 (p. 7) - i.e. a die shows i, ii, iii... pips; see section 12.3.")
+_PAGE_WORDS = _PAGE_TEXT.split(" ")
+
+
+def _page(img: np.ndarray, rng: np.random.Generator, full: bool = False) -> np.ndarray:
+    """A printed page (a rulebook, a score sheet) lying on the table: dense lines of words in
+    one of OpenCV's fonts, dark ink on paper (or, now and then, light print on dark card),
+    the page turned a little; ``full``: the page fills the picture."""
+    h, w = img.shape[:2]
+    dark_card = rng.random() < 0.25
+    paper, ink = ((45, 40, 50), (225, 225, 215)) if dark_card else ((228, 232, 235), (30, 30, 35))
+    big = max(h, w) * 2
+    page = np.full((big, big, 3), paper, np.uint8)
+    font = int(rng.choice([0, 1, 2, 3, 4, 6]))
+    fs = float(rng.uniform(0.35, 0.8)) * max(h, w) / 640
+    thick = max(1, int(round(fs * rng.uniform(1.2, 2.2))))
+    (_tw, th), _b = cv2.getTextSize("Ag", font, fs, thick)
+    step = int(th * rng.uniform(1.6, 2.3)) + 2
+    k = int(rng.integers(0, len(_PAGE_WORDS)))
+    for y in range(step, big, step):
+        x = int(rng.integers(2, 12))
+        while x < big:
+            word = _PAGE_WORDS[k % len(_PAGE_WORDS)]
+            k += 1
+            cv2.putText(page, word, (x, y), font, fs, ink, thick, cv2.LINE_AA)
+            x += cv2.getTextSize(word + " ", font, fs, thick)[0][0]
+    m = cv2.getRotationMatrix2D((big / 2, big / 2), float(rng.uniform(-12, 12)), 1.0)
+    m[:, 2] += (w / 2 - big / 2, h / 2 - big / 2)
+    page = cv2.warpAffine(page, m, (w, h), flags=cv2.INTER_LINEAR)
+    if full:
+        return page
+    # a sheet covering part of the table: a rotated rectangle about half the picture
+    mask = np.zeros((h, w), np.uint8)
+    cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+    box = cv2.boxPoints(((cx, cy), (rng.uniform(0.4, 0.7) * w, rng.uniform(0.5, 0.9) * h), rng.uniform(-15, 15)))
+    cv2.fillConvexPoly(mask, box.astype(np.int32), 255, cv2.LINE_AA)
+    a = (mask.astype(np.float32) / 255)[:, :, None]
+    return (page * a + img * (1 - a)).astype(np.uint8)
 
 
 def _rot(angle_deg: float) -> np.ndarray:

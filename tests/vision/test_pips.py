@@ -1045,3 +1045,54 @@ def test_side_face_abstention_below_a_read_top_face_is_dropped(seed, x, y, top):
     dice = read_pips(img)
     assert not [d for d in dice if abs(d["x"] - x) < 7 and abs(d["y"] - y) < 7], dice
     assert [d for d in dice if abs(d["x"] - top[0]) < 14 and abs(d["y"] - top[1]) < 14 and d["value"]]
+
+
+def test_a_printed_page_gives_few_false_dice():
+    """A page of print (a rulebook, a score sheet) fills the picture: the dots of i's, colons,
+    full stops and round letters make 2s, 3s and 6s. Amid look-alike marks that no face
+    explains, with no outline of their own, they are dropped. (Before: 97 detections, 51 of
+    them with a value, on these ten pages; now 53 and 29.)"""
+    found = [read_pips(render(Scene(background="fullpage"), seed=seed)[0]) for seed in range(10)]
+    assert sum(len(f) for f in found) <= 60, [len(f) for f in found]
+    assert sum(d["value"] is not None for f in found for d in f) <= 35
+
+
+@pytest.mark.xfail(reason="known weakness: some words on a printed page still read as dice", strict=False)
+def test_a_printed_page_gives_no_dice():
+    for seed in range(10):
+        assert read_pips(render(Scene(background="fullpage"), seed=seed)[0]) == [], seed
+
+
+def test_dice_on_and_beside_a_printed_page_are_read():
+    """Dice on a table where a printed sheet lies, some of them on the sheet: all read; fewer
+    false dice from the print (20 before on these four scenes, 14 now)."""
+    import synth_pips as sp
+    extras = 0
+    for seed in range(4):
+        dice, pairs, extra = _read_truth(sp.random_scene(seed, n=8, background="page"), seed)
+        assert pairs == [(v, v) for v, _ in pairs] and len(pairs) == 8, (seed, pairs)
+        extras += len(extra)
+    assert extras <= 16
+
+
+def test_a_face_in_print_has_no_outline_a_die_has_one():
+    """_exits_for_good: the body colour of a die's top face ends for good (side faces, tray)
+    in most directions; round a "face" of two dots on a page the paper goes on."""
+    from vision.pips import Pip, _exits_for_good, _Face, _Lab
+
+    def face(img, cx, cy, s):
+        r = 0.1 * s
+        pips = [Pip(cx - 0.25 * s, cy - 0.25 * s, r, r, 0.0, 150, 220, 70, 1),
+                Pip(cx + 0.25 * s, cy + 0.25 * s, r, r, 0.0, 150, 220, 70, 1)]
+        for p in pips:
+            cv2.circle(img, (int(p.x), int(p.y)), int(r), (40, 40, 40), -1, cv2.LINE_AA)
+        return _Face([0, 1], pips, cx, cy, s / 7.5, 1.0, True, 1.0, "", 1)
+
+    tray = np.full((200, 200, 3), 110, np.uint8)
+    cv2.rectangle(tray, (70, 70), (130, 130), (225, 225, 225), -1)
+    die = face(tray, 100, 100, 60)
+    paper = np.full((200, 200, 3), 230, np.uint8)
+    cv2.putText(paper, "ab: cd", (10, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (40, 40, 40), 2, cv2.LINE_AA)
+    dots = face(paper, 100, 140, 40)
+    assert _exits_for_good(_Lab(tray), die) >= 14
+    assert _exits_for_good(_Lab(paper), dots) <= 2
