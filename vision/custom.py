@@ -924,6 +924,7 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
 
 BLANK_CROWD = 2     # more bare die-like patches than this many per read die (plus 4) are a pattern of the table
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
+HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
 ANY_SIZE_MAX = 0.15  # share of the picture an object may cover when no object of known size is read
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
 
@@ -970,15 +971,25 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             # merges with the die in them, and its squares are smaller than a die
             extra = _edge_only(img_bgr, model, feat, info["cuts"], med, info["min_area"], False) \
                 + _opened(info["masks"], model, med, max(info["min_area"], 0.5 * med), False)
-            places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure]
+            # a sure reading of a well-shaped outline holds its place; one of a poor outline (the
+            # die with a square it touches) may be bettered
+            places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
             taken = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in cand]
             n0 = len(cand)
             classify(_group([f for f in extra if _free(f[1], places)], False))
-            # a sure reading replaces an unsure one at its place; an unsure one only fills a free place
-            new = cand[n0:]
-            spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new if e["face"] is not None]
-            cand = [e for e in cand[:n0] if e["face"] is not None or _free(e["_cnt"], spots)] \
-                + [e for e in new if e["face"] is not None or _free(e["_cnt"], taken)]
+            # a sure reading replaces an unsure or a less good one at its place; an unsure one only
+            # fills a free place
+            old, new = cand[:n0], []
+            for e in cand[n0:]:
+                if e["face"] is None:
+                    if _free(e["_cnt"], taken):
+                        new.append(e)
+                    continue
+                spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
+                if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
+                    old = [o for o in old if _free(o["_cnt"], spot)]
+                    new.append(e)
+            cand = old + new
             sure = [e for e in cand if e["face"] is not None]
     if info.get("cuts") and info["med"] is not None:
         # last resort, at places without a sure reading: outlines cut into pieces by the symbol
