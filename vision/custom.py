@@ -21,7 +21,12 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   edges alone (a region inside another one too), of the other dice's size and shape, typed by the
   nearest learned body colour; last, at places without a sure reading, a closed outline filled
   whole (its symbol's edges may cut its face into pieces) or the hull of an outline open on one
-  side (a sure reading there replaces an unsure one).
+  side (a sure reading there replaces an unsure one). Where the size first guessed from colour
+  blobs is not the sure readings' (a checked cloth of a die's colour), the edge outlines and the
+  colour masks opened about half a die wide are looked at again at the sure size; a sure reading
+  there replaces an unsure one, or a sure one of a poorly shaped outline that scored lower. With
+  nothing read for sure (a lone token on a table of its colour), edge outlines of any size are
+  tried. Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
