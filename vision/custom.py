@@ -21,7 +21,12 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   edges alone (a region inside another one too), of the other dice's size and shape, typed by the
   nearest learned body colour; last, at places without a sure reading, a closed outline filled
   whole (its symbol's edges may cut its face into pieces) or the hull of an outline open on one
-  side (a sure reading there replaces an unsure one).
+  side (a sure reading there replaces an unsure one). Where the size first guessed from colour
+  blobs is not the sure readings' (a checked cloth of a die's colour), the edge outlines and the
+  colour masks opened about half a die wide are looked at again at the sure size; a sure reading
+  there replaces an unsure one, or a sure one of a poorly shaped outline that scored lower. With
+  nothing read for sure (a lone token on a table of its colour), edge outlines of any size are
+  tried. Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
@@ -548,25 +553,34 @@ def detect(img_bgr: np.ndarray, model: SetModel, *, feat: np.ndarray | None = No
     if good:
         # lines and thin shapes of the die's colour that touch it: cut them off with an opening
         # about half a die wide (holes filled first, so the symbol does not get eaten)
-        side = math.sqrt(good[len(good) // 2])
-        ksz = max(5, int(0.45 * side) | 1)
-        big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
-        small = np.ones((3, 3), np.uint8)
-        for k, (t, mask) in enumerate(masks):
-            if k % len(DETECT_LIMITS):
-                continue
-            m = cv2.morphologyEx(_fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, small)), cv2.MORPH_OPEN, big)
-            for c in _components(m, min_area, model.shape, allow_border, None):
-                if not c["touching"] and _shape_ok(c, model.shape) and c["area"] < 1.7 * good[len(good) // 2]:
-                    found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.9))
+        found += _opened(masks, model, good[len(good) // 2], min_area, allow_border)
     if good:
         # a die the colour of the table (or of a shape it lies on) merges with it in the colour
         # masks: outlines closed by edges alone, of the others' size and shape, take the type of
         # the nearest learned body colour
         found += _edge_only(img_bgr, model, feat, cuts[1:], good[len(good) // 2], min_area, allow_border, types)
     if info is not None:
-        info.update(cuts=cuts[1:], med=good[len(good) // 2] if good else None, min_area=min_area)
+        info.update(cuts=cuts[1:], med=good[len(good) // 2] if good else None, min_area=min_area, masks=masks)
     return _group(found, flat)
+
+
+def _opened(masks: list, model: SetModel, med: float, min_area: float, allow_border: bool) -> list:
+    """Die-shaped blobs of the plain colour masks after an opening about half a die (of area
+    ``med``) wide: it cuts off lines and thin shapes of the die's colour that touch it, and the
+    squares of a checked cloth of its colour smaller than that."""
+    side = math.sqrt(med)
+    ksz = max(5, int(0.45 * side) | 1)
+    big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
+    small = np.ones((3, 3), np.uint8)
+    found = []
+    for k, (t, mask) in enumerate(masks):
+        if k % len(DETECT_LIMITS):
+            continue
+        m = cv2.morphologyEx(_fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, small)), cv2.MORPH_OPEN, big)
+        for c in _components(m, min_area, model.shape, allow_border, None):
+            if not c["touching"] and _shape_ok(c, model.shape) and c["area"] < 1.7 * med:
+                found.append((t, c["cnt"], c["area"], _quality(c, model.shape) * 0.9))
+    return found
 
 
 def _group(found: list, flat: bool) -> list:
@@ -913,7 +927,10 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     return out
 
 
+BLANK_CROWD = 2     # more bare die-like patches than this many per read die (plus 4) are a pattern of the table
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
+HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
+ANY_SIZE_MAX = 0.15  # share of the picture an object may cover when no object of known size is read
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
 
 
@@ -937,20 +954,47 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
+    if not sure and info.get("cuts"):
+        # nothing read for sure: on a table of the objects' colour the colour masks hold only the
+        # table, and no size is known. Outlines closed by edges alone, of the set's shape and any
+        # size, of a taught colour; only a sure reading there counts (it replaces an unsure one)
+        h, w = img_bgr.shape[:2]
+        comps = [c for cut in info["cuts"] for c in _enclosed(cut, info["min_area"], False)]
+        n0 = len(cand)
+        classify(_group(_typed_outlines(img_bgr, model, feat, comps, ANY_SIZE_MAX * h * w, 0.8), False))
+        new = [e for e in cand[n0:] if e["face"] is not None]
+        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
+        cand = [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new
+        sure = new
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
         # the die's colour): look again for dice the colour of the table at the size of the sure
         # readings, at places where nothing was found
         med = float(np.median([e["_area"] for e in sure]))
         if info["med"] is None or not 0.75 <= med / info["med"] <= 1.33:
-            extra = _edge_only(img_bgr, model, feat, info["cuts"], med, info["min_area"], False)
+            # also the colour masks opened at that size: a checked cloth of the die's colour
+            # merges with the die in them, and its squares are smaller than a die
+            extra = _edge_only(img_bgr, model, feat, info["cuts"], med, info["min_area"], False) \
+                + _opened(info["masks"], model, med, max(info["min_area"], 0.5 * med), False)
+            # a sure reading of a well-shaped outline holds its place; one of a poor outline (the
+            # die with a square it touches) may be bettered
+            places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
             taken = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in cand]
-            keep = []
-            for f in extra:
-                (cx, cy), r = cv2.minEnclosingCircle(f[1])
-                if all(math.hypot(cx - x, cy - y) > 0.7 * max(r, 0.7 * a) for x, y, a in taken):
-                    keep.append(f)
-            classify(_group(keep, False))
+            n0 = len(cand)
+            classify(_group([f for f in extra if _free(f[1], places)], False))
+            # a sure reading replaces an unsure or a less good one at its place; an unsure one only
+            # fills a free place
+            old, new = cand[:n0], []
+            for e in cand[n0:]:
+                if e["face"] is None:
+                    if _free(e["_cnt"], taken):
+                        new.append(e)
+                    continue
+                spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
+                if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
+                    old = [o for o in old if _free(o["_cnt"], spot)]
+                    new.append(e)
+            cand = old + new
             sure = [e for e in cand if e["face"] is not None]
     if info.get("cuts") and info["med"] is not None:
         # last resort, at places without a sure reading: outlines cut into pieces by the symbol
@@ -973,7 +1017,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # a die-shaped patch of die colour with no symbol: report a few as "seen, not read"
         ok_blanks = sorted((e for e in blanks if e["_d2"] < 6 and 0.6 * med <= e["_area"] <= 1.6 * med
                             and e["_q"] >= BLANK_MIN_QUALITY),
-                           key=lambda e: e["_d2"])[:max(1, len(sure) // 4)]
+                           key=lambda e: e["_d2"])
+        crowd = sum(1 for e in blanks if e["_d2"] < 6 and e["_q"] >= BLANK_MIN_QUALITY)
+        if crowd > BLANK_CROWD * len(sure) + 4:
+            ok_blanks = []  # far more bare die-like patches than read dice: the squares of a cloth of a die's colour
+        ok_blanks = ok_blanks[:max(1, len(sure) // 4)]
         keep_ids = {id(e) for e in ok_blanks}
         blank_ids = {id(e) for e in blanks}
         for e in cand:
