@@ -1,6 +1,7 @@
 """Dice-reader benchmark: accuracy and speed on labelled photos, beside the classic recipe.
 
     python bench/vision.py [FOLDER ...] [--one-core] [--repeat N] [--errors] [--synthetic N]
+    python bench/vision.py --sets [ARGS of bench/vision_sets.py ...]   # custom dice and tokens
 
 FOLDER is a YOLO-layout folder (``name.jpg`` + ``name.txt`` with ``class cx cy w h``
 normalised, value = class + 1), searched recursively. Default: /work/shared/datasets/dice-dev
@@ -247,6 +248,15 @@ def evaluate_frames(reader, frames: list, repeat: int = 1, names: list | None = 
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--sets"]:
+        # The teach-by-example reader (custom dice, bag tokens) has a bench of its own: learn
+        # 5 examples per face, read scenes it never saw. (Its arguments follow --sets.)
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("vision_sets", Path(__file__).with_name("vision_sets.py"))
+        sets = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sets)
+        return sets.main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--one-core", action="store_true", help="cv2.setNumThreads(1) (time on one core)")
