@@ -424,6 +424,13 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
                                          ba[tried].tolist(), [thl[i] for i in tried],
                                          rmean[tried].tolist(), neg[tried].tolist()), strict=True)) if tried else {}
     pols = np.where(neg, -1, 1).tolist()
+    # the pixels of the bars split into pieces, all gathered at once (see _flat_pieces)
+    split_rows = [n_ for n_ in todo if splits.get(n_)]
+    bar_px = {}
+    if split_rows:
+        _o, bxs, bys = _blob_pixels(blob_px, sk[split_rows], area)
+        ends = np.cumsum(area[sk[split_rows]]).tolist()
+        bar_px = {n_: (bxs[e - int(area[sk[n_]]):e], bys[e - int(area[sk[n_]]):e]) for n_, e in zip(split_rows, ends, strict=True)}
     for n_ in todo:
         polarity = pols[n_]
         pips = out[polarity]
@@ -442,7 +449,7 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
                 rd, sth = min(squeeze, _ROUND_PIECE), th
                 if squeeze * _SQUEEZED > 1:
                     rd, sth = 1 / squeeze, (th + 0.5 * math.pi) % math.pi
-                shapes = _flat_pieces(blob_px, int(sk[n_]), area, split, th)
+                shapes = _flat_pieces(*bar_px[n_], split, th)
                 for k_, (sx, sy, sr, sspot) in enumerate(split):
                     pr, prd, pth = (sr, rd, sth) if shapes is None else shapes[k_]
                     if f != 1.0:
@@ -458,7 +465,7 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
     return out
 
 
-def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[float, float, float, float]],
+def _flat_pieces(xs: np.ndarray, ys: np.ndarray, split: list[tuple[float, float, float, float]],
                  th: float) -> list[tuple[float, float, float]] | None:
     """The shapes (radius, roundness, orientation) of a bar's pieces when they are pips
     squeezed flat, as a low camera sees a top face: the pips of a 6's column (or a 3's, a 5's
@@ -467,8 +474,8 @@ def _flat_pieces(blob_px: list, row: int, area: np.ndarray, split: list[tuple[fl
     of level, flat pips; level within 30 degrees, as the table is seen from low in an upright
     picture). Measured on the bar's pixels nearest each piece's centre (the bar cut
     midway between them); None when the pieces are not clearly flatter than a round pip
-    (on average; a small die's 6 of round pips: their shape is read from the bar as a whole)."""
-    owner, xs, ys = _blob_pixels(blob_px, np.array([row]), area)
+    (on average; a small die's 6 of round pips: their shape is read from the bar as a whole).
+    ``xs, ys``: the bar's pixels (in raster order)."""
     c = np.array([(sx, sy) for sx, sy, _r, _s in split])
     near = np.argmin((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2, axis=1)
     out = []
