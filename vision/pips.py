@@ -580,14 +580,13 @@ def _mask_blobs(mask: np.ndarray, buffers: dict | None = None) -> tuple[np.ndarr
         key = lab.astype(np.uint32) << np.uint32(bits)
         key |= at.astype(np.uint32)
         key.sort()
-        area = np.bincount(lab, minlength=n)[1:]
         at = (key & np.uint32((1 << bits) - 1)).view(np.int32)
     else:
         if n <= 1 << 16:
             lab = lab.astype(np.uint16, copy=False)  # (a stable sort of 16-bit keys is a radix sort)
         # (pixel positions and coordinates as 32-bit integers: half the memory to go through)
         at = at.astype(np.int32)[np.argsort(lab, kind="stable")]
-        area = np.bincount(lab, minlength=n)[1:]
+    area = np.bincount(lab, minlength=n)[1:]
     first = np.cumsum(area) - area
     ys = at // np.int32(mask.shape[1])
     xs = at - ys * np.int32(mask.shape[1])
