@@ -8,6 +8,7 @@ import itertools
 
 import cv2
 import numpy as np
+import pytest
 from synth_pips import random_scene, render
 
 from vision import pips as P
@@ -44,3 +45,23 @@ def test_similar_pairs_answers_as_similar(sample_images):
         checked += len(pairs)
         differ += sum(a != b for a, b in zip(batch, single, strict=True))
     assert checked > 500 and differ == 0, (checked, differ)
+
+
+@pytest.mark.parametrize("shape, density", [((120, 160), 0.3), ((480, 640), 0.05), ((700, 1400), 0.5)])
+def test_mask_blobs_are_opencvs_components(shape, density):
+    """_mask_blobs gives the stats and centroids of cv2.connectedComponentsWithStats (less the
+    background's row) and each blob's pixels in raster order, whether its pixels are grouped by
+    one 32-bit key (the first and last masks here: label and position take 25 and 32 bits) or by
+    a stable argsort of the labels (the second: 12,485 blobs in 307,200 pixels, 33 bits)."""
+    from vision.pips import _mask_blobs
+
+    rng = np.random.default_rng(1)
+    mask = (rng.random(shape) < density).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    st, ce, (xs, ys, first) = _mask_blobs(mask)
+    assert np.array_equal(st, stats[1:])
+    assert np.allclose(ce, cents[1:])
+    for k in (0, n // 2, n - 2):
+        y, x = np.nonzero(labels == k + 1)  # (raster order)
+        a = st[k, 4]
+        assert np.array_equal(xs[first[k]:first[k] + a], x) and np.array_equal(ys[first[k]:first[k] + a], y)
