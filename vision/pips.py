@@ -1081,7 +1081,6 @@ class _Lab:
     def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
         self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
-        self._flat: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """The Lab colour of the rows y0 .. y1 - 1 and columns x0 .. x1 - 1 (y0, x0 >= 0; the
@@ -1099,33 +1098,28 @@ class _Lab:
         """Lab colour at the pixels (ys, xs) (integer arrays of one shape, inside the picture):
         the same values as :meth:`crop` gives there, converted only at these pixels. Each one's
         3 x 3 neighbourhood (mirrored at the picture's edge, as the blur of a whole crop is) is
-        blurred with OpenCV's exact integer arithmetic for this blur ((1 2 1) x (1 2 1) / 16,
-        rounded half up). Cheaper than a crop for a few hundred scattered pixels."""
-        h, w = self.img.shape[:2]
-        nc = 3 if self.img.ndim == 3 else 1
-        if self._flat is None:
-            self._flat = np.ascontiguousarray(self.img).ravel()
-        y = ys.ravel()
-        x = xs.ravel()
-        # the flat positions of the 3 x 3 neighbourhoods: (pixel, neighbour, channel)
-        idx = ((y * w + x) * nc)[:, None, None] + ((_R3[:, None] * w + _R3[None, :]).reshape(9, 1) * nc
-                                                    + np.arange(nc))[None]
-        edge = (y == 0) | (y == h - 1) | (x == 0) | (x == w - 1)
-        if edge.any():  # mirrored at the picture's edge (-1 -> 1, w -> w - 2)
-            ye, xe = y[edge, None] + _R3, x[edge, None] + _R3
-            ye = np.where(ye < 0, -ye, np.where(ye >= h, 2 * h - 2 - ye, ye))
-            xe = np.where(xe < 0, -xe, np.where(xe >= w, 2 * w - 2 - xe, xe))
-            idx[edge] = ((ye * w)[:, :, None] + xe[:, None, :]).reshape(-1, 9, 1) * nc + np.arange(nc)
-        # (integer weights (1 2 1) x (1 2 1) summed exactly, in one call)
-        s = np.matmul(_BLUR9, self._flat.take(idx), dtype=np.uint16) + 8
-        part = (s >> 4).astype(np.uint8).reshape(1, y.size, nc)
+        copied into a strip of 3 x 3 blocks side by side (cv2.remap, nearest pixel: a copy) and
+        blurred there by the very blur of :meth:`crop` (each block's middle sees just its own
+        block). Cheaper than a crop for a few hundred scattered pixels."""
+        n = ys.size
+        if 3 * n >= 30000:  # (remap's maps are at most 32767 wide)
+            k = 9000
+            y, x = ys.ravel(), xs.ravel()
+            return np.concatenate([self.at(y[i:i + k], x[i:i + k]) for i in range(0, n, k)]).reshape(ys.shape + (-1,))
+        # the maps: block i is the pixels (ys[i] + dy, xs[i] + dx), dy, dx in -1, 0, 1
+        x3 = np.repeat(xs.ravel().astype(np.float32), 3).reshape(n, 3)
+        x3 += _STEP3
+        mx = np.empty((3, 3 * n), np.float32)
+        mx[:] = x3.reshape(1, 3 * n)
+        my = np.repeat(ys.ravel().astype(np.float32), 3)[None, :] + _STEP3[:, None]
+        strip = cv2.remap(self.img, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REFLECT_101)
+        part = cv2.GaussianBlur(strip, (3, 3), 0)[1:2, 1::3]
         if self.img.ndim == 3:
             part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
         return part.reshape(ys.shape + (-1,))
 
 
-_R3 = np.array([-1, 0, 1])
-_BLUR9 = np.array([1, 2, 1, 2, 4, 2, 1, 2, 1], np.uint16)  # (the 3 x 3 neighbours' weights, row by row)
+_STEP3 = np.array([-1.0, 0.0, 1.0], np.float32)
 _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
 _EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
 
@@ -1412,10 +1406,18 @@ def _cut_one(img: _Lab, p: Pip, gs: np.ndarray) -> bool:
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
+    if len(ps) == 1:  # (a 1: its pattern, medians and mean are the pip's own values)
+        p = ps[0]
+        return _Face([], ps, float(p.x), float(p.y), p.a, p.roundness, True, 1.0, "", p.polarity)
     pl = [(float(p.x), float(p.y)) for p in ps]
     r = _median([p.a for p in ps])
     rb = _median([math.sqrt(p.a * p.b) for p in ps])
-    ok, quality, reason = _pattern(pl, r, rb)
+    return _face_of(ps, pl, r, rb, *_pattern(pl, r, rb))
+
+
+def _face_of(ps: list[Pip], pl: list[tuple[float, float]], r: float, rb: float, ok: bool, quality: float,
+             reason: str) -> _Face:
+    """The face of :func:`_make_face`, its pattern tested (``pl``, ``r``, ``rb``: as it takes them)."""
     if ok and len(ps) >= 3 and quality < 0.5:
         # A barely fitting pattern whose pips fall into a round and a squeezed lot (a gap in
         # roundness): a top face and a side face, not one face (a 4 and a side's 2 as a 6).
@@ -1440,31 +1442,46 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     ra = np.array([p.a for p in ps])
     reach = (8.5 * np.maximum(ra[:, None], ra[None, :]) - dm).tolist()
     valid: list[tuple[frozenset, _Face]] = []
-    sim: dict[tuple[int, int], bool] = {}
-
-    def similar(i: int, j: int) -> bool:
-        v = sim.get((i, j))
-        if v is None:
-            v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
-        return v
+    # links[i]: the pips j > i that may share a face with pip i (near enough, alike), as bits
+    # (each pair tested once, as the search below would test it)
+    links = [0] * n
+    for i in range(n):
+        row, m = reach[i], 0
+        for j in range(i + 1, n):
+            if row[j] >= 0 and _similar(ps[i], ps[j], 1.3):
+                m |= 1 << j
+        links[i] = m
+    pl_all = [(float(p.x), float(p.y)) for p in ps]  # (what _make_face takes of each pip)
+    a_all = [p.a for p in ps]
+    rb_all = [math.sqrt(p.a * p.b) for p in ps]
 
     pairs: list[tuple[frozenset, _Face]] = []  # pairs that fit a 2's pattern: tested below
 
-    def grow(sub: list[int], start: int) -> None:
+    def grow(sub: list[int], cand: int) -> None:
+        """Every set of pips linked to each other that extends ``sub`` by pips of ``cand``
+        (bits: the later pips linked to all of ``sub``), in increasing order."""
         if len(sub) >= 2:
-            face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok:
-                (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
-                order.append(face)
+            # (_make_face's face, made only when its pattern fits: the others are not kept)
+            pl = [pl_all[i] for i in sub]
+            r = _median([a_all[i] for i in sub])
+            rb = _median([rb_all[i] for i in sub])
+            ok, quality, reason = _pattern(pl, r, rb)
+            if ok:
+                face = _face_of([ps[i] for i in sub], pl, r, rb, ok, quality, reason)
+                if face.ok:
+                    (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
+                    order.append(face)
         if len(sub) == 6:
             return
-        for j in range(start, n):
-            if all(reach[i][j] >= 0 and similar(i, j) for i in sub):
-                grow(sub + [j], j + 1)
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            j = low.bit_length() - 1
+            grow(sub + [j], cand & links[j])
 
     order: list[_Face] = []  # (the faces in the order found)
     for i in range(n):
-        grow([i], i + 1)
+        grow([i], links[i])
     def clean(sub: frozenset, face: _Face) -> bool:
         """No other pip of the group may lie inside the face's pattern: a 2 with a third pip
         between its corners is not a 2."""
