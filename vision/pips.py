@@ -990,34 +990,40 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
         # Two parallel rows of three: try every split into two triples.
         best = (9.0, 0.0)
         # (the distances between the pips, each once: hypot is symmetric)
-        dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
-        for ix in _ROWS6:
-            rows = tuple([pl[i] for i in row] for row in ix)
-            ends = []  # each row's two end pips (the farthest apart) and their distance
-            dirs = []
-            for at, rw in zip(ix, rows, strict=True):
-                i, j, span = 0, 1, dd[at[0], at[1]]
-                for a, b in ((0, 2), (1, 2)):
-                    dab = dd[at[a], at[b]]
-                    if dab > span:
-                        i, j, span = a, b, dab
-                ends.append((i, j, span))
-                dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
-            # (the cheap tests first: most splits have rows that are not parallel)
-            par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+        dd = [[0.0] * 6 for _ in range(6)]
+        for u, v in _PAIRS6:
+            dd[u][v] = dd[v][u] = math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1])
+        # each triple's two end pips (the farthest apart: the first of equals in the order
+        # (1st, 2nd), (1st, 3rd), (2nd, 3rd)), their distance and how far its middle pip lies
+        # off their midpoint (x that distance); the triples are the splits' rows, split by split
+        tri = []
+        for u, v, w in _TRIPLES6:
+            du = dd[u]
+            i, j, k, span = u, v, w, du[v]
+            if du[w] > span:
+                i, j, k, span = u, w, v, du[w]
+            if dd[v][w] > span:
+                i, j, k, span = v, w, u, dd[v][w]
+            (xi, yi), (xj, yj), (xk, yk) = pl[i], pl[j], pl[k]
+            tri.append((i, j, span, math.hypot((xi + xj) / 2 - xk, (yi + yj) / 2 - yk) / max(span, 1e-6)))
+        for s, ix in enumerate(_ROWS6):
+            (i0, j0, s0, off0), (i1, j1, s1, off1) = tri[2 * s], tri[2 * s + 1]
+            worst = max(0.0, off0, off1)
+            # (the cheap test first: a split with a row not in a line cannot make the 6, nor
+            # change its reading: the best split then has a worse row still, and fits no 6)
+            if not worst < 0.15:
+                continue
+            d0 = ((pl[j0][0] - pl[i0][0]) / max(s0, 1e-6), (pl[j0][1] - pl[i0][1]) / max(s0, 1e-6))
+            d1 = ((pl[j1][0] - pl[i1][0]) / max(s1, 1e-6), (pl[j1][1] - pl[i1][1]) / max(s1, 1e-6))
+            par = abs(d0[0] * d1[0] + d0[1] * d1[1])
             if not par > 0.9:
                 continue
-            m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
+            m1, m2 = (_mean_xy([pl[i] for i in row]) for row in ix)
             sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             # The rows lie side by side (apart across their direction), not end to end.
-            across = abs((m2[0] - m1[0]) * dirs[0][1] - (m2[1] - m1[1]) * dirs[0][0])
+            across = abs((m2[0] - m1[0]) * d0[1] - (m2[1] - m1[1]) * d0[0])
             if not (across >= 0.8 * sep and sep >= 2.2 * rb):
                 continue
-            worst = 0.0
-            for (i, j, span), rw in zip(ends, rows, strict=True):
-                k = 3 - i - j
-                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
-                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
             if worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
@@ -1035,6 +1041,7 @@ _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
 # the two rows of each split of a 6 (pip indices, each row in increasing order), all pairs of pips
 _ROWS6 = tuple(((0, *tri), tuple(i for i in range(1, 6) if i not in tri)) for tri in _SPLITS6)
 _PAIRS6 = tuple(itertools.combinations(range(6), 2))
+_TRIPLES6 = tuple(t for ix in _ROWS6 for t in ix)
 
 
 @dataclass
@@ -1232,12 +1239,13 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     reach = int(0.95 * s) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    lab = img.crop(y0, int(cy) + reach + 1, x0, int(cx) + reach + 1)
+    ch, cw = min(h, int(cy) + reach + 1) - y0, min(w, int(cx) + reach + 1) - x0  # (the crop's size)
     ks = _OUTLINE_KS
     xs = np.round(cx + _OUTLINE_HALF_KS * s * _COS16).astype(int)
     ys = np.round(cy + _OUTLINE_HALF_KS * s * _SIN16).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
+    # (the colours of the crop around the face there, sampled alone: far fewer pixels)
+    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
     near = np.zeros(xs.shape, bool)
     for pp in (p, q):
         near |= (xs - pp.x) ** 2 + (ys - pp.y) ** 2 < (1.8 * pp.a) ** 2
@@ -2386,13 +2394,14 @@ def _face_body(img: _Lab, f: _Face) -> np.ndarray:
     h, w = img.shape[:2]
     x0, y0 = max(0, int(min(p.x for p in f.pips) - 3 * f.r)), max(0, int(min(p.y for p in f.pips) - 3 * f.r))
     x1, y1 = min(w, int(max(p.x for p in f.pips) + 3 * f.r) + 1), min(h, int(max(p.y for p in f.pips) + 3 * f.r) + 1)
-    lab = img.crop(y0, y1, x0, x1)
     cos_t, sin_t = _UNIT12
     px = np.array([[p.x, p.y, 2.0 * p.a] for p in f.pips])
     xs = (px[:, 0:1] + px[:, 2:3] * cos_t).ravel().round().astype(int) - x0
     ys = (px[:, 1:2] + px[:, 2:3] * sin_t).ravel().round().astype(int) - y0
-    xs, ys = _clamp(xs, lab.shape[1] - 1), _clamp(ys, lab.shape[0] - 1)
-    v = np.sort(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
+    # (the colours of the crop x0 .. x1 - 1, y0 .. y1 - 1 there, sampled alone)
+    xs, ys = _clamp(xs, x1 - x0 - 1) + x0, _clamp(ys, y1 - y0 - 1) + y0
+    lab = img.at(ys, xs)
+    v = np.sort(lab.reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
     n = v.shape[0]
     # (np.median along axis 0: grey levels, so the mean of the middle two is exact)
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
