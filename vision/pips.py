@@ -2415,12 +2415,13 @@ def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float,
     h, w = img.shape[:2]
     reach = int(0.95 * s) + 2
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    lab = img.crop(y0, min(h, int(cy) + reach + 1), x0, min(w, int(cx) + reach + 1)).astype(np.float32)
+    ch, cw = min(h, int(cy) + reach + 1) - y0, min(w, int(cx) + reach + 1) - x0  # (the crop's size)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ks = np.arange(0.3, 0.96, 0.05) * s
-    xs = _clamp(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, lab.shape[1] - 1)
-    ys = _clamp(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, lab.shape[0] - 1)
-    v = lab[ys, xs]
+    xs = _clamp(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, cw - 1)
+    ys = _clamp(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, ch - 1)
+    # (the colours of the crop around the mark there, sampled alone: far fewer pixels)
+    v = img.at(ys + y0, xs + x0).astype(np.float32)
     # the face around the mark has the other dice' body colour ...
     body = np.median(v[:, 0], axis=0)
     if float(np.min(np.linalg.norm(bodies - body, axis=1))) > _LOGO_BODY:
@@ -2625,11 +2626,10 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
             c = sign * k * span
             ox, oy = c * px, c * py
             hx, hy = 0.5 * ox, 0.5 * oy
-            far = [level(x + ox, y + oy) for x, y in xy]
-            mid = [level(x + hx, y + hy) for x, y in xy]
-            if min(far + mid) < 0:
-                continue
-            if max(far) < spot + 0.45 * con and min(mid) > body - 0.25 * con:
+            # (every spot must be in the picture (level >= 0), pip-dark beyond, body half-way:
+            # tested as sampled, the first spot that fails settles it)
+            if (all(0 <= level(x + ox, y + oy) < spot + 0.45 * con for x, y in xy)
+                    and all((v := level(x + hx, y + hy)) >= 0 and v > body - 0.25 * con for x, y in xy)):
                 off = sign * k * span * perp
                 new = [Pip(p.x + off[0], p.y + off[1], p.a, p.b, p.theta, p.contrast, p.ring, p.spot, p.polarity)
                        for p in f.pips]
