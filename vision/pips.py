@@ -1316,16 +1316,32 @@ def _unlike_twins(p: Pip, q: Pip) -> bool:
 
 def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
     """Mean Lab colour of the pip's inner part (the pip's paint, little of the body)."""
-    k = max(1, int(round(0.4 * p.b)))
-    x, y = int(round(p.x)), int(round(p.y))
+    return _pip_colours(img, [p])[0]
+
+
+def _pip_colours(img: _Lab, ps: list[Pip]) -> list[np.ndarray]:
+    """:func:`_pip_colour` of several pips, their patches' pixels converted at once (_Lab.at:
+    the values of a crop there, row by row as a crop's reshaped; the same means)."""
     h, w = img.shape[:2]
-    patch = img.crop(max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1))
-    return patch.reshape(-1, patch.shape[-1]).astype(np.float32).mean(axis=0)
+    ys, xs, ns = [], [], []
+    for p in ps:
+        k = max(1, int(round(0.4 * p.b)))
+        x, y = int(round(p.x)), int(round(p.y))
+        yy, xx = np.mgrid[max(0, y - k):min(h, y + k + 1), max(0, x - k):min(w, x + k + 1)]
+        ys.append(yy.ravel())
+        xs.append(xx.ravel())
+        ns.append(yy.size)
+    v = img.at(np.concatenate(ys), np.concatenate(xs))
+    out, i = [], 0
+    for n in ns:
+        out.append(v[i:i + n].astype(np.float32).mean(axis=0))
+        i += n
+    return out
 
 
 def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
     """The pips of one die are painted alike: their hue (Lab a, b) matches closely."""
-    cp, cq = _pip_colour(img, p), _pip_colour(img, q)
+    cp, cq = _pip_colours(img, [p, q])
     if cp.shape[0] < 3:
         return True
     return float(np.hypot(cp[1] - cq[1], cp[2] - cq[2])) <= tol
@@ -1588,26 +1604,36 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
                      max(p.y for p in faces[i].pips) - min(p.y for p in faces[i].pips)) for i in threes}
     used: set[int] = set()
     joined = []
-    for a_i in threes:
-        for b_i in threes:
-            if b_i <= a_i or a_i in used or b_i in used:
-                continue
-            fa, fb = faces[a_i], faces[b_i]
-            if fa.polarity != fb.polarity:
-                continue
-            span = 0.5 * (extent[a_i] + extent[b_i])
-            sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
-            if not 0.4 * span < sep < 1.3 * span:
-                continue
-            f6 = _make_face(gs_by_pol, fa.pips + fb.pips)
-            if not f6.ok or not all(_similar(p, q) for p in fa.pips for q in fb.pips):
-                continue
-            gs = gs_by_pol[fa.polarity]
-            near = [min(fb.pips, key=lambda q, p=p: _dist(p, q)) for p in fa.pips]
-            if not all(_line_on_body(gs, p, q) for p, q in zip(fa.pips, near, strict=True)):
-                continue
-            used.update((a_i, b_i))
-            joined.append(f6)
+    if len(threes) < 2:
+        return list(faces)
+    # (the pairs that may be the two rows, found all at once: one polarity, at about the
+    # spacing tested below, with a hair of slack; the exact tests follow, pair by pair in
+    # the same order: the others would not pass them)
+    at = np.array([[faces[i].cx, faces[i].cy, extent[i], faces[i].polarity] for i in threes])
+    dx, dy = at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1]
+    d2, half = dx * dx + dy * dy, 0.5 * (at[:, None, 2] + at[None, :, 2])
+    may = np.triu((at[:, None, 3] == at[None, :, 3]) & (d2 < (1.3 * half) ** 2 * (1 + 1e-9))
+                  & (d2 > (0.4 * half) ** 2 * (1 - 1e-9)), 1)
+    for ia, ib in zip(*np.nonzero(may), strict=True):
+        a_i, b_i = threes[ia], threes[ib]
+        if a_i in used or b_i in used:
+            continue
+        fa, fb = faces[a_i], faces[b_i]
+        if fa.polarity != fb.polarity:
+            continue
+        span = 0.5 * (extent[a_i] + extent[b_i])
+        sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
+        if not 0.4 * span < sep < 1.3 * span:
+            continue
+        f6 = _make_face(gs_by_pol, fa.pips + fb.pips)
+        if not f6.ok or not all(_similar(p, q) for p in fa.pips for q in fb.pips):
+            continue
+        gs = gs_by_pol[fa.polarity]
+        near = [min(fb.pips, key=lambda q, p=p: _dist(p, q)) for p in fa.pips]
+        if not all(_line_on_body(gs, p, q) for p, q in zip(fa.pips, near, strict=True)):
+            continue
+        used.update((a_i, b_i))
+        joined.append(f6)
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
@@ -1704,7 +1730,7 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
     """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
     tested, all at once: ``ok_pairs`` (index arrays of the pairs in, a boolean array out)."""
     n = len(pips)
-    uf = _UF(n)
+    parent = list(range(n))  # (a union-find, inline: the groups do not depend on its shape)
     if n > 1:
         xy = np.array([[p.x, p.y] for p in pips])
         ra = np.array([p.a for p in pips])
@@ -1716,10 +1742,18 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
         ok = ok_pairs(ii, jj)
         # (only the linked pairs are walked in Python: the groups do not depend on the others)
         for i, j in zip(ii[ok].tolist(), jj[ok].tolist(), strict=True):
-            uf.union(i, j)
+            while parent[i] != i:
+                parent[i] = i = parent[parent[i]]
+            while parent[j] != j:
+                parent[j] = j = parent[parent[j]]
+            parent[i] = j
+    # (each group in order of its first pip, its pips in order: as any union-find gives them)
     groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(uf.find(i), []).append(i)
+        r = i
+        while parent[r] != r:
+            r = parent[r]
+        groups.setdefault(r, []).append(i)
     return list(groups.values())
 
 
