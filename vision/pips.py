@@ -2486,6 +2486,26 @@ def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
         return faces
     out = []
     fcon = [_face_contrast(g) for g in faces]  # (once per face, not once per pair)
+    read = [i for i, g in enumerate(faces) if g.ok]
+    if len({id(g) for g in faces}) == len(faces):
+        # (a face's others are the faces read but itself: the sorted values of all of those,
+        # its own value taken out when it is one of them, are the others' values sorted)
+        cons, rs = sorted([fcon[i] for i in read]), sorted([faces[i].r for i in read])
+        for k, f in enumerate(faces):
+            if len(read) - f.ok >= 2:
+                c = cons
+                if f.ok:
+                    c = cons.copy()
+                    del c[bisect.bisect_left(c, fcon[k])]
+                if fcon[k] < _FAINT * _median(c):
+                    rr = rs
+                    if f.ok:
+                        rr = rs.copy()
+                        del rr[bisect.bisect_left(rr, f.r)]
+                    if f.r < 0.7 * _median(rr):
+                        continue
+            out.append(f)
+        return out
     for k, f in enumerate(faces):
         others = [i for i, g in enumerate(faces) if g is not f and g.ok]
         if len(others) >= 2:
@@ -2590,13 +2610,14 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.array([(round(x - x0), round(y - y0)) for x, y in grown], np.int32), 1)
     level = _median([0.5 * (p.ring + p.spot) for p in f.pips])
-    dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
+    dark = gs[y0:y1, x0:x1] < level
+    dark &= mask.view(bool)  # (the mask is 0 or 1)
     # which dark pixels lie near one of the face's own pips (tested at the dark pixels only)
     yy, xx = np.nonzero(dark)
     pp = np.array([[p.x, p.y, (1.4 * p.a) ** 2] for p in f.pips])
     # (arrays of (pip, dark pixel): numpy's inner loops then run along the many pixels)
-    near = (((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
-            <= pp[:, 2:3]).any(axis=0)
+    near = np.logical_or.reduce(((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
+                                <= pp[:, 2:3], axis=0)
     own = int(np.count_nonzero(near))
     extra = int(near.size - own)
     return extra / max(own / len(f.pips), 1.0)
