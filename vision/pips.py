@@ -1015,34 +1015,40 @@ def _pattern(pl: list[tuple[float, float]], r: float, rb: float) -> tuple[bool, 
         # Two parallel rows of three: try every split into two triples.
         best = (9.0, 0.0)
         # (the distances between the pips, each once: hypot is symmetric)
-        dd = {(u, v): math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1]) for u, v in _PAIRS6}
-        for ix in _ROWS6:
-            rows = tuple([pl[i] for i in row] for row in ix)
-            ends = []  # each row's two end pips (the farthest apart) and their distance
-            dirs = []
-            for at, rw in zip(ix, rows, strict=True):
-                i, j, span = 0, 1, dd[at[0], at[1]]
-                for a, b in ((0, 2), (1, 2)):
-                    dab = dd[at[a], at[b]]
-                    if dab > span:
-                        i, j, span = a, b, dab
-                ends.append((i, j, span))
-                dirs.append(((rw[j][0] - rw[i][0]) / max(span, 1e-6), (rw[j][1] - rw[i][1]) / max(span, 1e-6)))
-            # (the cheap tests first: most splits have rows that are not parallel)
-            par = abs(dirs[0][0] * dirs[1][0] + dirs[0][1] * dirs[1][1])
+        dd = [[0.0] * 6 for _ in range(6)]
+        for u, v in _PAIRS6:
+            dd[u][v] = dd[v][u] = math.hypot(pl[u][0] - pl[v][0], pl[u][1] - pl[v][1])
+        # each triple's two end pips (the farthest apart: the first of equals in the order
+        # (1st, 2nd), (1st, 3rd), (2nd, 3rd)), their distance and how far its middle pip lies
+        # off their midpoint (x that distance); the triples are the splits' rows, split by split
+        tri = []
+        for u, v, w in _TRIPLES6:
+            du = dd[u]
+            i, j, k, span = u, v, w, du[v]
+            if du[w] > span:
+                i, j, k, span = u, w, v, du[w]
+            if dd[v][w] > span:
+                i, j, k, span = v, w, u, dd[v][w]
+            (xi, yi), (xj, yj), (xk, yk) = pl[i], pl[j], pl[k]
+            tri.append((i, j, span, math.hypot((xi + xj) / 2 - xk, (yi + yj) / 2 - yk) / max(span, 1e-6)))
+        for s, ix in enumerate(_ROWS6):
+            (i0, j0, s0, off0), (i1, j1, s1, off1) = tri[2 * s], tri[2 * s + 1]
+            worst = max(0.0, off0, off1)
+            # (the cheap test first: a split with a row not in a line cannot make the 6, nor
+            # change its reading: the best split then has a worse row still, and fits no 6)
+            if not worst < 0.15:
+                continue
+            d0 = ((pl[j0][0] - pl[i0][0]) / max(s0, 1e-6), (pl[j0][1] - pl[i0][1]) / max(s0, 1e-6))
+            d1 = ((pl[j1][0] - pl[i1][0]) / max(s1, 1e-6), (pl[j1][1] - pl[i1][1]) / max(s1, 1e-6))
+            par = abs(d0[0] * d1[0] + d0[1] * d1[1])
             if not par > 0.9:
                 continue
-            m1, m2 = _mean_xy(rows[0]), _mean_xy(rows[1])
+            m1, m2 = (_mean_xy([pl[i] for i in row]) for row in ix)
             sep = math.hypot(m1[0] - m2[0], m1[1] - m2[1])
             # The rows lie side by side (apart across their direction), not end to end.
-            across = abs((m2[0] - m1[0]) * dirs[0][1] - (m2[1] - m1[1]) * dirs[0][0])
+            across = abs((m2[0] - m1[0]) * d0[1] - (m2[1] - m1[1]) * d0[0])
             if not (across >= 0.8 * sep and sep >= 2.2 * rb):
                 continue
-            worst = 0.0
-            for (i, j, span), rw in zip(ends, rows, strict=True):
-                k = 3 - i - j
-                worst = max(worst, math.hypot((rw[i][0] + rw[j][0]) / 2 - rw[k][0],
-                                              (rw[i][1] + rw[j][1]) / 2 - rw[k][1]) / max(span, 1e-6))
             if worst < best[0]:
                 best = (worst, sep)
         worst, sep = best
@@ -1060,6 +1066,7 @@ _SPLITS6 = tuple(itertools.combinations(range(1, 6), 2))
 # the two rows of each split of a 6 (pip indices, each row in increasing order), all pairs of pips
 _ROWS6 = tuple(((0, *tri), tuple(i for i in range(1, 6) if i not in tri)) for tri in _SPLITS6)
 _PAIRS6 = tuple(itertools.combinations(range(6), 2))
+_TRIPLES6 = tuple(t for ix in _ROWS6 for t in ix)
 
 
 @dataclass
@@ -1106,7 +1113,6 @@ class _Lab:
     def __init__(self, img: np.ndarray, gray: np.ndarray | None = None) -> None:
         self.img = _stretch(img, gray)  # colour differences of a dim picture as in a well-lit one
         self.shape = img.shape
-        self._flat: np.ndarray | None = None
 
     def crop(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         """The Lab colour of the rows y0 .. y1 - 1 and columns x0 .. x1 - 1 (y0, x0 >= 0; the
@@ -1124,33 +1130,28 @@ class _Lab:
         """Lab colour at the pixels (ys, xs) (integer arrays of one shape, inside the picture):
         the same values as :meth:`crop` gives there, converted only at these pixels. Each one's
         3 x 3 neighbourhood (mirrored at the picture's edge, as the blur of a whole crop is) is
-        blurred with OpenCV's exact integer arithmetic for this blur ((1 2 1) x (1 2 1) / 16,
-        rounded half up). Cheaper than a crop for a few hundred scattered pixels."""
-        h, w = self.img.shape[:2]
-        nc = 3 if self.img.ndim == 3 else 1
-        if self._flat is None:
-            self._flat = np.ascontiguousarray(self.img).ravel()
-        y = ys.ravel()
-        x = xs.ravel()
-        # the flat positions of the 3 x 3 neighbourhoods: (pixel, neighbour, channel)
-        idx = ((y * w + x) * nc)[:, None, None] + ((_R3[:, None] * w + _R3[None, :]).reshape(9, 1) * nc
-                                                    + np.arange(nc))[None]
-        edge = (y == 0) | (y == h - 1) | (x == 0) | (x == w - 1)
-        if edge.any():  # mirrored at the picture's edge (-1 -> 1, w -> w - 2)
-            ye, xe = y[edge, None] + _R3, x[edge, None] + _R3
-            ye = np.where(ye < 0, -ye, np.where(ye >= h, 2 * h - 2 - ye, ye))
-            xe = np.where(xe < 0, -xe, np.where(xe >= w, 2 * w - 2 - xe, xe))
-            idx[edge] = ((ye * w)[:, :, None] + xe[:, None, :]).reshape(-1, 9, 1) * nc + np.arange(nc)
-        # (integer weights (1 2 1) x (1 2 1) summed exactly, in one call)
-        s = np.matmul(_BLUR9, self._flat.take(idx), dtype=np.uint16) + 8
-        part = (s >> 4).astype(np.uint8).reshape(1, y.size, nc)
+        copied into a strip of 3 x 3 blocks side by side (cv2.remap, nearest pixel: a copy) and
+        blurred there by the very blur of :meth:`crop` (each block's middle sees just its own
+        block). Cheaper than a crop for a few hundred scattered pixels."""
+        n = ys.size
+        if 3 * n >= 30000:  # (remap's maps are at most 32767 wide)
+            k = 9000
+            y, x = ys.ravel(), xs.ravel()
+            return np.concatenate([self.at(y[i:i + k], x[i:i + k]) for i in range(0, n, k)]).reshape(ys.shape + (-1,))
+        # the maps: block i is the pixels (ys[i] + dy, xs[i] + dx), dy, dx in -1, 0, 1
+        x3 = np.repeat(xs.ravel().astype(np.float32), 3).reshape(n, 3)
+        x3 += _STEP3
+        mx = np.empty((3, 3 * n), np.float32)
+        mx[:] = x3.reshape(1, 3 * n)
+        my = np.repeat(ys.ravel().astype(np.float32), 3)[None, :] + _STEP3[:, None]
+        strip = cv2.remap(self.img, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REFLECT_101)
+        part = cv2.GaussianBlur(strip, (3, 3), 0)[1:2, 1::3]
         if self.img.ndim == 3:
             part = cv2.cvtColor(part, cv2.COLOR_BGR2Lab)
         return part.reshape(ys.shape + (-1,))
 
 
-_R3 = np.array([-1, 0, 1])
-_BLUR9 = np.array([1, 2, 1, 2, 4, 2, 1, 2, 1], np.uint16)  # (the 3 x 3 neighbours' weights, row by row)
+_STEP3 = np.array([-1.0, 0.0, 1.0], np.float32)
 _COS16, _SIN16 = _UNIT[16][0][:, None], _UNIT[16][1][:, None]  # 16 directions, as columns
 _EXTENT_KS = np.arange(2.0, 14.01, 0.3)  # (steps along the rays of _body_extent, in pip radii)
 
@@ -1263,12 +1264,13 @@ def _two_has_outline(img: _Lab, p: Pip, q: Pip, thr: float = 12.0) -> bool:
     reach = int(0.95 * s) + 3
     h, w = img.shape[:2]
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    lab = img.crop(y0, int(cy) + reach + 1, x0, int(cx) + reach + 1)
+    ch, cw = min(h, int(cy) + reach + 1) - y0, min(w, int(cx) + reach + 1) - x0  # (the crop's size)
     ks = _OUTLINE_KS
     xs = np.round(cx + _OUTLINE_HALF_KS * s * _COS16).astype(int)
     ys = np.round(cy + _OUTLINE_HALF_KS * s * _SIN16).astype(int)
     inside = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    v = lab[_clamp(ys - y0, lab.shape[0] - 1), _clamp(xs - x0, lab.shape[1] - 1)].astype(np.float32)
+    # (the colours of the crop around the face there, sampled alone: far fewer pixels)
+    v = img.at(_clamp(ys - y0, ch - 1) + y0, _clamp(xs - x0, cw - 1) + x0).astype(np.float32)
     near = np.zeros(xs.shape, bool)
     for pp in (p, q):
         near |= (xs - pp.x) ** 2 + (ys - pp.y) ** 2 < (1.8 * pp.a) ** 2
@@ -1339,16 +1341,32 @@ def _unlike_twins(p: Pip, q: Pip) -> bool:
 
 def _pip_colour(img: _Lab, p: Pip) -> np.ndarray:
     """Mean Lab colour of the pip's inner part (the pip's paint, little of the body)."""
-    k = max(1, int(round(0.4 * p.b)))
-    x, y = int(round(p.x)), int(round(p.y))
+    return _pip_colours(img, [p])[0]
+
+
+def _pip_colours(img: _Lab, ps: list[Pip]) -> list[np.ndarray]:
+    """:func:`_pip_colour` of several pips, their patches' pixels converted at once (_Lab.at:
+    the values of a crop there, row by row as a crop's reshaped; the same means)."""
     h, w = img.shape[:2]
-    patch = img.crop(max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1))
-    return patch.reshape(-1, patch.shape[-1]).astype(np.float32).mean(axis=0)
+    ys, xs, ns = [], [], []
+    for p in ps:
+        k = max(1, int(round(0.4 * p.b)))
+        x, y = int(round(p.x)), int(round(p.y))
+        yy, xx = np.mgrid[max(0, y - k):min(h, y + k + 1), max(0, x - k):min(w, x + k + 1)]
+        ys.append(yy.ravel())
+        xs.append(xx.ravel())
+        ns.append(yy.size)
+    v = img.at(np.concatenate(ys), np.concatenate(xs))
+    out, i = [], 0
+    for n in ns:
+        out.append(v[i:i + n].astype(np.float32).mean(axis=0))
+        i += n
+    return out
 
 
 def _same_paint(img: _Lab, p: Pip, q: Pip, tol: float = _PAINT) -> bool:
     """The pips of one die are painted alike: their hue (Lab a, b) matches closely."""
-    cp, cq = _pip_colour(img, p), _pip_colour(img, q)
+    cp, cq = _pip_colours(img, [p, q])
     if cp.shape[0] < 3:
         return True
     return float(np.hypot(cp[1] - cq[1], cp[2] - cq[2])) <= tol
@@ -1437,10 +1455,18 @@ def _cut_one(img: _Lab, p: Pip, gs: np.ndarray) -> bool:
 
 
 def _make_face(gs_by_pol: dict[int, np.ndarray], ps: list[Pip]) -> _Face:
+    if len(ps) == 1:  # (a 1: its pattern, medians and mean are the pip's own values)
+        p = ps[0]
+        return _Face([], ps, float(p.x), float(p.y), p.a, p.roundness, True, 1.0, "", p.polarity)
     pl = [(float(p.x), float(p.y)) for p in ps]
     r = _median([p.a for p in ps])
     rb = _median([math.sqrt(p.a * p.b) for p in ps])
-    ok, quality, reason = _pattern(pl, r, rb)
+    return _face_of(ps, pl, r, rb, *_pattern(pl, r, rb))
+
+
+def _face_of(ps: list[Pip], pl: list[tuple[float, float]], r: float, rb: float, ok: bool, quality: float,
+             reason: str) -> _Face:
+    """The face of :func:`_make_face`, its pattern tested (``pl``, ``r``, ``rb``: as it takes them)."""
     if ok and len(ps) >= 3 and quality < 0.5:
         # A barely fitting pattern whose pips fall into a round and a squeezed lot (a gap in
         # roundness): a top face and a side face, not one face (a 4 and a side's 2 as a 6).
@@ -1465,31 +1491,46 @@ def _sub_faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, ps: list[Pip]) -> li
     ra = np.array([p.a for p in ps])
     reach = (8.5 * np.maximum(ra[:, None], ra[None, :]) - dm).tolist()
     valid: list[tuple[frozenset, _Face]] = []
-    sim: dict[tuple[int, int], bool] = {}
-
-    def similar(i: int, j: int) -> bool:
-        v = sim.get((i, j))
-        if v is None:
-            v = sim[i, j] = _similar(ps[i], ps[j], 1.3)
-        return v
+    # links[i]: the pips j > i that may share a face with pip i (near enough, alike), as bits
+    # (each pair tested once, as the search below would test it)
+    links = [0] * n
+    for i in range(n):
+        row, m = reach[i], 0
+        for j in range(i + 1, n):
+            if row[j] >= 0 and _similar(ps[i], ps[j], 1.3):
+                m |= 1 << j
+        links[i] = m
+    pl_all = [(float(p.x), float(p.y)) for p in ps]  # (what _make_face takes of each pip)
+    a_all = [p.a for p in ps]
+    rb_all = [math.sqrt(p.a * p.b) for p in ps]
 
     pairs: list[tuple[frozenset, _Face]] = []  # pairs that fit a 2's pattern: tested below
 
-    def grow(sub: list[int], start: int) -> None:
+    def grow(sub: list[int], cand: int) -> None:
+        """Every set of pips linked to each other that extends ``sub`` by pips of ``cand``
+        (bits: the later pips linked to all of ``sub``), in increasing order."""
         if len(sub) >= 2:
-            face = _make_face(gs_by_pol, [ps[i] for i in sub])
-            if face.ok:
-                (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
-                order.append(face)
+            # (_make_face's face, made only when its pattern fits: the others are not kept)
+            pl = [pl_all[i] for i in sub]
+            r = _median([a_all[i] for i in sub])
+            rb = _median([rb_all[i] for i in sub])
+            ok, quality, reason = _pattern(pl, r, rb)
+            if ok:
+                face = _face_of([ps[i] for i in sub], pl, r, rb, ok, quality, reason)
+                if face.ok:
+                    (valid if len(sub) > 2 else pairs).append((frozenset(sub), face))
+                    order.append(face)
         if len(sub) == 6:
             return
-        for j in range(start, n):
-            if all(reach[i][j] >= 0 and similar(i, j) for i in sub):
-                grow(sub + [j], j + 1)
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            j = low.bit_length() - 1
+            grow(sub + [j], cand & links[j])
 
     order: list[_Face] = []  # (the faces in the order found)
     for i in range(n):
-        grow([i], i + 1)
+        grow([i], links[i])
     def clean(sub: frozenset, face: _Face) -> bool:
         """No other pip of the group may lie inside the face's pattern: a 2 with a third pip
         between its corners is not a 2."""
@@ -1588,26 +1629,36 @@ def _join_threes(gs_by_pol: dict[int, np.ndarray], faces: list[_Face]) -> list[_
                      max(p.y for p in faces[i].pips) - min(p.y for p in faces[i].pips)) for i in threes}
     used: set[int] = set()
     joined = []
-    for a_i in threes:
-        for b_i in threes:
-            if b_i <= a_i or a_i in used or b_i in used:
-                continue
-            fa, fb = faces[a_i], faces[b_i]
-            if fa.polarity != fb.polarity:
-                continue
-            span = 0.5 * (extent[a_i] + extent[b_i])
-            sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
-            if not 0.4 * span < sep < 1.3 * span:
-                continue
-            f6 = _make_face(gs_by_pol, fa.pips + fb.pips)
-            if not f6.ok or not all(_similar(p, q) for p in fa.pips for q in fb.pips):
-                continue
-            gs = gs_by_pol[fa.polarity]
-            near = [min(fb.pips, key=lambda q, p=p: _dist(p, q)) for p in fa.pips]
-            if not all(_line_on_body(gs, p, q) for p, q in zip(fa.pips, near, strict=True)):
-                continue
-            used.update((a_i, b_i))
-            joined.append(f6)
+    if len(threes) < 2:
+        return list(faces)
+    # (the pairs that may be the two rows, found all at once: one polarity, at about the
+    # spacing tested below, with a hair of slack; the exact tests follow, pair by pair in
+    # the same order: the others would not pass them)
+    at = np.array([[faces[i].cx, faces[i].cy, extent[i], faces[i].polarity] for i in threes])
+    dx, dy = at[:, None, 0] - at[None, :, 0], at[:, None, 1] - at[None, :, 1]
+    d2, half = dx * dx + dy * dy, 0.5 * (at[:, None, 2] + at[None, :, 2])
+    may = np.triu((at[:, None, 3] == at[None, :, 3]) & (d2 < (1.3 * half) ** 2 * (1 + 1e-9))
+                  & (d2 > (0.4 * half) ** 2 * (1 - 1e-9)), 1)
+    for ia, ib in zip(*np.nonzero(may), strict=True):
+        a_i, b_i = threes[ia], threes[ib]
+        if a_i in used or b_i in used:
+            continue
+        fa, fb = faces[a_i], faces[b_i]
+        if fa.polarity != fb.polarity:
+            continue
+        span = 0.5 * (extent[a_i] + extent[b_i])
+        sep = math.hypot(fa.cx - fb.cx, fa.cy - fb.cy)
+        if not 0.4 * span < sep < 1.3 * span:
+            continue
+        f6 = _make_face(gs_by_pol, fa.pips + fb.pips)
+        if not f6.ok or not all(_similar(p, q) for p in fa.pips for q in fb.pips):
+            continue
+        gs = gs_by_pol[fa.polarity]
+        near = [min(fb.pips, key=lambda q, p=p: _dist(p, q)) for p in fa.pips]
+        if not all(_line_on_body(gs, p, q) for p, q in zip(fa.pips, near, strict=True)):
+            continue
+        used.update((a_i, b_i))
+        joined.append(f6)
     return [f for i, f in enumerate(faces) if i not in used] + joined
 
 
@@ -1704,7 +1755,7 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
     """Connected groups of pips; only pairs of one polarity closer than ``reach`` mean radii are
     tested, all at once: ``ok_pairs`` (index arrays of the pairs in, a boolean array out)."""
     n = len(pips)
-    uf = _UF(n)
+    parent = list(range(n))  # (a union-find, inline: the groups do not depend on its shape)
     if n > 1:
         xy = np.array([[p.x, p.y] for p in pips])
         ra = np.array([p.a for p in pips])
@@ -1716,10 +1767,18 @@ def _components(pips: list[Pip], reach: float, ok_pairs) -> list[list[int]]:
         ok = ok_pairs(ii, jj)
         # (only the linked pairs are walked in Python: the groups do not depend on the others)
         for i, j in zip(ii[ok].tolist(), jj[ok].tolist(), strict=True):
-            uf.union(i, j)
+            while parent[i] != i:
+                parent[i] = i = parent[parent[i]]
+            while parent[j] != j:
+                parent[j] = j = parent[parent[j]]
+            parent[i] = j
+    # (each group in order of its first pip, its pips in order: as any union-find gives them)
     groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(uf.find(i), []).append(i)
+        r = i
+        while parent[r] != r:
+            r = parent[r]
+        groups.setdefault(r, []).append(i)
     return list(groups.values())
 
 
@@ -2394,13 +2453,14 @@ def _face_body(img: _Lab, f: _Face) -> np.ndarray:
     h, w = img.shape[:2]
     x0, y0 = max(0, int(min(p.x for p in f.pips) - 3 * f.r)), max(0, int(min(p.y for p in f.pips) - 3 * f.r))
     x1, y1 = min(w, int(max(p.x for p in f.pips) + 3 * f.r) + 1), min(h, int(max(p.y for p in f.pips) + 3 * f.r) + 1)
-    lab = img.crop(y0, y1, x0, x1)
     cos_t, sin_t = _UNIT12
     px = np.array([[p.x, p.y, 2.0 * p.a] for p in f.pips])
     xs = (px[:, 0:1] + px[:, 2:3] * cos_t).ravel().round().astype(int) - x0
     ys = (px[:, 1:2] + px[:, 2:3] * sin_t).ravel().round().astype(int) - y0
-    xs, ys = _clamp(xs, lab.shape[1] - 1), _clamp(ys, lab.shape[0] - 1)
-    v = np.sort(lab[ys, xs].reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
+    # (the colours of the crop x0 .. x1 - 1, y0 .. y1 - 1 there, sampled alone)
+    xs, ys = _clamp(xs, x1 - x0 - 1) + x0, _clamp(ys, y1 - y0 - 1) + y0
+    lab = img.at(ys, xs)
+    v = np.sort(lab.reshape(-1, lab.shape[-1]).astype(np.float32), axis=0)
     n = v.shape[0]
     # (np.median along axis 0: grey levels, so the mean of the middle two is exact)
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
@@ -2414,12 +2474,13 @@ def _is_logo_die(img: _Lab, mask: np.ndarray, mx: float, my: float, mark: float,
     h, w = img.shape[:2]
     reach = int(0.95 * s) + 2
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    lab = img.crop(y0, min(h, int(cy) + reach + 1), x0, min(w, int(cx) + reach + 1)).astype(np.float32)
+    ch, cw = min(h, int(cy) + reach + 1) - y0, min(w, int(cx) + reach + 1) - x0  # (the crop's size)
     t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ks = np.arange(0.3, 0.96, 0.05) * s
-    xs = _clamp(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, lab.shape[1] - 1)
-    ys = _clamp(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, lab.shape[0] - 1)
-    v = lab[ys, xs]
+    xs = _clamp(np.round(cx + ks[None, :] * np.cos(t)[:, None]).astype(int) - x0, cw - 1)
+    ys = _clamp(np.round(cy + ks[None, :] * np.sin(t)[:, None]).astype(int) - y0, ch - 1)
+    # (the colours of the crop around the mark there, sampled alone: far fewer pixels)
+    v = img.at(ys + y0, xs + x0).astype(np.float32)
     # the face around the mark has the other dice' body colour ...
     body = np.median(v[:, 0], axis=0)
     if float(np.min(np.linalg.norm(bodies - body, axis=1))) > _LOGO_BODY:
@@ -2450,6 +2511,26 @@ def _drop_faint_marks(faces: list[_Face]) -> list[_Face]:
         return faces
     out = []
     fcon = [_face_contrast(g) for g in faces]  # (once per face, not once per pair)
+    read = [i for i, g in enumerate(faces) if g.ok]
+    if len({id(g) for g in faces}) == len(faces):
+        # (a face's others are the faces read but itself: the sorted values of all of those,
+        # its own value taken out when it is one of them, are the others' values sorted)
+        cons, rs = sorted([fcon[i] for i in read]), sorted([faces[i].r for i in read])
+        for k, f in enumerate(faces):
+            if len(read) - f.ok >= 2:
+                c = cons
+                if f.ok:
+                    c = cons.copy()
+                    del c[bisect.bisect_left(c, fcon[k])]
+                if fcon[k] < _FAINT * _median(c):
+                    rr = rs
+                    if f.ok:
+                        rr = rs.copy()
+                        del rr[bisect.bisect_left(rr, f.r)]
+                    if f.r < 0.7 * _median(rr):
+                        continue
+            out.append(f)
+        return out
     for k, f in enumerate(faces):
         others = [i for i, g in enumerate(faces) if g is not f and g.ok]
         if len(others) >= 2:
@@ -2554,13 +2635,14 @@ def _unexplained_marks(gs_by_pol: dict[int, np.ndarray], f: _Face) -> float:
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.array([(round(x - x0), round(y - y0)) for x, y in grown], np.int32), 1)
     level = _median([0.5 * (p.ring + p.spot) for p in f.pips])
-    dark = (gs[y0:y1, x0:x1] < level) & (mask > 0)
+    dark = gs[y0:y1, x0:x1] < level
+    dark &= mask.view(bool)  # (the mask is 0 or 1)
     # which dark pixels lie near one of the face's own pips (tested at the dark pixels only)
     yy, xx = np.nonzero(dark)
     pp = np.array([[p.x, p.y, (1.4 * p.a) ** 2] for p in f.pips])
     # (arrays of (pip, dark pixel): numpy's inner loops then run along the many pixels)
-    near = (((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
-            <= pp[:, 2:3]).any(axis=0)
+    near = np.logical_or.reduce(((xx + x0)[None, :] - pp[:, 0:1]) ** 2 + ((yy + y0)[None, :] - pp[:, 1:2]) ** 2
+                                <= pp[:, 2:3], axis=0)
     own = int(np.count_nonzero(near))
     extra = int(near.size - own)
     return extra / max(own / len(f.pips), 1.0)
@@ -2624,11 +2706,10 @@ def _column_of_six(gs_by_pol: dict[int, np.ndarray], f: _Face) -> _Face | None:
             c = sign * k * span
             ox, oy = c * px, c * py
             hx, hy = 0.5 * ox, 0.5 * oy
-            far = [level(x + ox, y + oy) for x, y in xy]
-            mid = [level(x + hx, y + hy) for x, y in xy]
-            if min(far + mid) < 0:
-                continue
-            if max(far) < spot + 0.45 * con and min(mid) > body - 0.25 * con:
+            # (every spot must be in the picture (level >= 0), pip-dark beyond, body half-way:
+            # tested as sampled, the first spot that fails settles it)
+            if (all(0 <= level(x + ox, y + oy) < spot + 0.45 * con for x, y in xy)
+                    and all((v := level(x + hx, y + hy)) >= 0 and v > body - 0.25 * con for x, y in xy)):
                 off = sign * k * span * perp
                 new = [Pip(p.x + off[0], p.y + off[1], p.a, p.b, p.theta, p.contrast, p.ring, p.spot, p.polarity)
                        for p in f.pips]
