@@ -70,9 +70,6 @@ _ROI_PAD = 14  # ... with this much room (px, full size) around them ...
 _CELL = 4  # ... marked on a grid of cells this large (grouped when closer than 2 * _LINK px),
 _LINK = 6
 _FRAME = 2  # ... and packed into one mosaic with frames this wide (px)
-_DARK_TRAY = 70  # on the enlarged copy the largest pips (half-size copy) are sought only on a tray darker
-#                  than this (median grey) ...
-_MANY_TINY = 6  # ... or when fewer pips than this said the pips are tiny (see _coarse_enlarged)
 _CON_RATIO = 1.4  # pips whose contrasts differ more than this ratio ...
 _SIZE_RATIO = 1.2  # ... and sizes more than this one are on different faces (a side face)
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
@@ -3068,14 +3065,13 @@ def _streak_face(gs_by_pol: dict[int, np.ndarray], img: _Lab, group: list[tuple]
 
 def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
               seen: list | None = None, bars: bool = False,
-              streaks: list | None = None, tiny: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
+              streaks: list | None = None) -> tuple[list[Pip], dict[int, np.ndarray]]:
     """Pips of both polarities, and the blurred grey image each polarity was measured on.
 
     With ``stop_if_tiny``, returns ([], {}) as soon as the finest scale shows the pips are tiny
     (the caller then reads an enlarged copy, where ``seen`` says what to look at: see
-    :func:`_regions`; ``tiny`` then gets how many pips told, see :func:`_tiny_pips`). Without
-    ``coarse`` the largest pips (half-size copy) are not sought. ``bars``, ``streaks``: see
-    :func:`_find_pips`."""
+    :func:`_regions`). Without ``coarse`` the largest pips (half-size copy) are not sought.
+    ``bars``, ``streaks``: see :func:`_find_pips`."""
     gs_dark = cv2.GaussianBlur(gray, (3, 3), 0)
     gs_light = 255 - gs_dark
     full = _Masks(gray)
@@ -3083,10 +3079,7 @@ def _all_pips(gray: np.ndarray, stop_if_tiny: bool = False, coarse: bool = True,
     # dice a 6's columns may all be bars at this size.
     pieces: list[Pip] = []
     fine = _find_pips((full, gs_dark), (full, gs_dark), (0,), seen, pieces if stop_if_tiny else bars, streaks)
-    n_tiny = stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces))
-    if n_tiny:
-        if tiny is not None:
-            tiny.append(n_tiny)
+    if stop_if_tiny and (_tiny_pips(fine[+1] + fine[-1]) or _tiny_pips(pieces)):
         return [], {}
     # Not tiny, yet a 6 of big pips on a small die (about 26 px) may have its columns merged
     # into bars at this size: their pieces are pips as well.
@@ -3392,14 +3385,12 @@ def _read_native(img: np.ndarray, scale: float = 1.0) -> tuple[list[dict], bool]
     gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     seen: list[np.ndarray] = []
     raw: list = []
-    n_tiny: list[int] = []
-    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen, streaks=raw, tiny=n_tiny)
+    found = _all_pips(gray, stop_if_tiny=side * _UPSCALE <= _MAX_SIDE, seen=seen, streaks=raw)
     if not found[1]:
         # Small dice (about 25 px or less): their packed pips touch at this resolution
         # and the pip tests work at the edge of the pixel grid; an enlarged copy reads
         # better. Only the parts of it around spots seen here are searched.
-        out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True,
-                             coarse=_coarse_enlarged(gray, n_tiny))[0], True
+        out, tiny = _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
     else:
         out, tiny = _read_at(img, 1.0, (gray, *found), streaks=raw)
     if scale != 1.0:
@@ -3417,31 +3408,16 @@ def _read_full(img: np.ndarray) -> tuple[list[dict], bool]:
     gray = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     seen: list[np.ndarray] = []
     raw: list = []
-    n_tiny: list[int] = []
-    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True, streaks=raw, tiny=n_tiny)
+    found = _all_pips(gray, stop_if_tiny=True, seen=seen, bars=True, streaks=raw)
     if not found[1]:
-        return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True,
-                        coarse=_coarse_enlarged(gray, n_tiny))[0], True
+        return _read_at(img, _UPSCALE, regions=_regions(seen, gray.shape, _UPSCALE), tiny=True)[0], True
     return _read_at(img, 1.0, (gray, *found), tiny=True, streaks=raw)
 
 
-def _coarse_enlarged(gray: np.ndarray, n_tiny: list[int]) -> bool:
-    """Does the enlarged copy of small dice need its coarsest scale (the half-size copy's
-    largest pips)? On a dark tray (median grey of a sample under _DARK_TRAY: a felt tray), yes:
-    there the light pips of dice lighter than the tray are sought inside that copy's die-sized
-    blobs (:func:`_pips_on_light_bodies`). And when few pips (``n_tiny``: how many told, see
-    :func:`_tiny_pips`; under _MANY_TINY) said the pips are tiny: a die or two whose pips the
-    finest scale measures too small (a close-up's big pips, a ring at that block size), which
-    enlarged are the coarsest scale's. Elsewhere the many small dice's pips, enlarged, are
-    within the two finer scales' reach, and skipping the coarsest saves a fifth of the reading."""
-    return (n_tiny or [0])[0] < _MANY_TINY or float(np.median(gray[::8, ::8])) < _DARK_TRAY
-
-
-def _tiny_pips(pips: list[Pip]) -> int:
-    """Are most pips that have a pip-sized neighbour (pips of a face, not specks) tiny? How
-    many such pips there are when they are (0 when they are not)."""
+def _tiny_pips(pips: list[Pip]) -> bool:
+    """Are most pips that have a pip-sized neighbour (pips of a face, not specks) tiny?"""
     if len(pips) < 2:
-        return 0
+        return False
     xy = np.array([[p.x, p.y] for p in pips])
     ra = np.array([p.a for p in pips])
     # (a neighbour closer than 5 radii: the nearest one is; only pairs of points whose x differ
@@ -3451,20 +3427,17 @@ def _tiny_pips(pips: list[Pip]) -> int:
     paired = np.zeros(len(pips), bool)
     paired[i[_hypot_lt(dx, dy, 5.0 * ra[i])]] = True
     paired[j[_hypot_lt(dx, dy, 5.0 * ra[j])]] = True
-    n = int(paired.sum())
-    if n < 2:
-        return 0
-    return n if float(_median(ra[paired].tolist())) < _TINY_PIP else 0
+    if paired.sum() < 2:
+        return False
+    return float(_median(ra[paired].tolist())) < _TINY_PIP
 
 
 def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
-             regions: list | None = None, tiny: bool = False, streaks: list | None = None,
-             coarse: bool = True) -> tuple[list[dict], bool]:
+             regions: list | None = None, tiny: bool = False, streaks: list | None = None) -> tuple[list[dict], bool]:
     """Read at one scale; also says whether the pips found were tiny (radius under 2.5 px).
     With ``regions`` (rectangles in the scaled image), pips are sought only there; ``tiny``
     (the pips are known to be small) also tries bars of touching pips. ``streaks``: the finest
-    scale's blobs of ``found`` (see :func:`_blurred_faces`). Without ``coarse``, the largest
-    pips are not sought in the ``regions`` (see :func:`_coarse_enlarged`)."""
+    scale's blobs of ``found`` (see :func:`_blurred_faces`)."""
     if found is not None:
         work = img
         gray, pips, gs_by_pol = found
@@ -3474,7 +3447,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         streaks = [] if regions is None else None
         pips, gs_by_pol = (_all_pips(gray, bars=tiny, streaks=streaks) if regions is None
-                           else _all_pips_in(gray, regions, coarse=coarse, bars=tiny))
+                           else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work, gray)
     faces = _faces(gs_by_pol, lab, pips)
     grouped = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
