@@ -14,6 +14,11 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   a third of its size) as in a tight crop: found in the whole photo, its outline takes in shadow
   and table lines, and more table around it spoils the colour model. Where no candidate in a
   whole photo has the type's colour, the best-shaped blob of that colour of about the others' size.
+  A whole-photo example that matches the other examples of its face poorly is read again with
+  the learned model: of every place the detector finds in the type's colour (a busy table gives
+  hundreds; the die need not be among the best-shaped) that shows a symbol, the outline matching
+  them best is kept; a photo in which nothing was found at first is searched so too (learned if
+  it matches them well, else skipped with a warning).
 * **Detection**: pixels that match a learned body colour -> holes filled -> connected components
   filtered by size and shape (square vs round is learned from the examples too); a second look
   with an opening about half a die wide frees dice touched by lines or shapes of their colour; a
@@ -41,7 +46,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   types apart);
   a margin between the best and the runner-up. Too small a margin, too weak a match or an
   unknown colour -> abstain with a reason. A sure reading is not tried on the other outlines
-  found at its place (speed).
+  found at its place (speed), unless its outline is poorly shaped (the die with a shape it
+  touches): then the well-shaped ones are tried too, and the last resort may better it.
 
 Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) -> list[dict]``,
 ``segment_single(image) -> mask``, ``SetModel.to_arrays()/from_arrays()`` for caching.
@@ -932,6 +938,7 @@ BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the fa
 HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
 ANY_SIZE_MAX = 0.15  # share of the picture an object may cover when no object of known size is read
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
+RETRY_Q = HOLD_Q      # ... unless its outline is shaped worse than this (the die with a shape it touches)
 
 
 def _free(cnt: np.ndarray, places: list) -> bool:
@@ -949,6 +956,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             es = [_entry(img_bgr, feat, group[0][1], model, scale)]
             if es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
                 es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
+            elif es[0]["_q"] < RETRY_Q:
+                # sure, but of a poorly shaped outline (the die with a shape it touches): a
+                # well-shaped outline of its place (the die's own) may read better
+                es += [e for e in (_entry(img_bgr, feat, c, model, scale) for _, c in group[1:])
+                       if e["_q"] >= RETRY_Q]
             cand.append(max(es, key=lambda e: e["_score"]))
 
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
@@ -999,14 +1011,21 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     if info.get("cuts") and info["med"] is not None:
         # last resort, at places without a sure reading: outlines cut into pieces by the symbol
         # or open on one side; a sure reading there replaces the unsure one, an unsure one is dropped
-        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure]
+        # (a sure reading of a poorly shaped outline, the die with a shape it touches, may be bettered)
+        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
         n0 = len(cand)
         classify(_group([f for f in _filled_outlines(img_bgr, model, feat, info["cuts"], info["med"],
                                                      info["min_area"], False)
                          if _free(f[1], places)], False))
-        new = [e for e in cand[n0:] if e["face"] is not None]
-        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
-        cand = [e for e in cand[:n0] if e["face"] is not None or _free(e["_cnt"], spots)] + new
+        old, new = cand[:n0], []
+        for e in cand[n0:]:
+            if e["face"] is None:
+                continue
+            spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
+            if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
+                old = [o for o in old if _free(o["_cnt"], spot)]
+                new.append(e)
+        cand = old + new
         sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
@@ -1361,6 +1380,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     used = []
     uidx: list[int] = []  # which example each used picture is
     ucols: list[np.ndarray] = []
+    lost: dict[int, int] = {}  # pictures in which no object was found: example -> its warning
     for ei, (e, c1) in enumerate(zip(examples, first, strict=True)):
         c = _agreed_outline(e.image, _example_object(e.image, partial, tindex[e.type]), c1)
         feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
@@ -1370,6 +1390,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                                 feat.shape[1] // 4: -feat.shape[1] // 4 or None].reshape(-1, 3), axis=0)
                  - pix_mu[tindex[e.type]]) / pix_sd[tindex[e.type]]
             if float((z * z).sum()) > 4 * PIXEL_D2:
+                lost[ei] = len(warnings)
                 warnings.append(f"{e.source or e.face}: no {e.type} die or token found in the picture; skipped")
                 continue
         patch = canonical_patch(e.image, c, shape)
@@ -1400,8 +1421,24 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     model = SetModel(kind, shape, types, labels, pix_mu, pix_sd, die_mu, die_sd,
                      np.array(descs, np.float32).reshape(len(descs), -1), np.array(cls, np.int32))
     src_a = np.array(src, np.int32)
+
+    def class_energies() -> np.ndarray:
+        ce = np.zeros(len(labels), np.float32)
+        for ci in range(len(labels)):
+            vals = [energies[k] for k in range(len(used)) if lindex[(used[k].type, used[k].face)] == ci]
+            ce[ci] = float(np.median(vals)) if vals else 0.0
+        return ce
+
+    model.cls_energy = class_energies()
     if _relocate(model, originals, used, uidx, patches, src_a, lindex, tindex, ucols, energies):
         model.die_mu, model.die_sd = die_colours()  # the die colours follow the objects found again
+    if lost:
+        src_a, got = _recover(model, originals, sorted(lost), used, uidx, patches, src_a, lindex, tindex,
+                              ucols, energies)
+        if got:
+            drop = {lost[ei] for ei in got}
+            warnings[:] = [w for i, w in enumerate(warnings) if i not in drop]
+            model.die_mu, model.die_sd = die_colours()
     ex_cls = [lindex[(e.type, e.face)] for e in used]
     loo = _leave_one_out(model, patches, src_a, ex_cls)
     if len(loo) >= 6:
@@ -1417,11 +1454,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
                 warnings.append(f"{used[k].source or used[k].face}: looks unlike the other pictures of "
                                 f"{used[k].type}/{used[k].face} (badly cropped, or the wrong face?); ignored")
             loo = [r for r in loo if r[4] not in bad]
-    ce = np.zeros(len(labels), np.float32)
-    for ci in range(len(labels)):
-        vals = [energies[k] for k in range(len(used)) if ex_cls[k] == ci]
-        ce[ci] = float(np.median(vals)) if vals else 0.0
-    model.cls_energy = ce
+    model.cls_energy = class_energies()
     model.cls_group = _shared_faces(model, loo)
     model.desc_src = src_a
     if loo:
@@ -1478,6 +1511,29 @@ def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarr
     return float(np.mean(v)) - COLOUR_WEIGHT * min(d2, COLOUR_CAP)
 
 
+def _photo_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src: np.ndarray):
+    """The outline in a whole photo that best matches the other examples of class ``c`` (example
+    ``k`` left out): (score, patch, colour) or None. Every place the detector finds in the type's
+    colour is tried whose body colour is of the type and which shows a symbol (a busy table gives
+    hundreds of places: the die may be any of them, not just the best-shaped few)."""
+    feat = colour_features(cv2.GaussianBlur(orig, (0, 0), 1.2))
+    floor = BLANK_RATIO * float(model.cls_energy[c]) if model.cls_energy is not None else 0.0
+    best = None
+    for group in detect(orig, model, feat=feat, flat=False, types=[t]):
+        for _, cnt in group:
+            col = _body_colour(orig, cnt, feat)
+            d2 = float(_colour_d2(model, col)[t])
+            if d2 > COLOUR_MAX_D2:
+                continue
+            patch = canonical_patch(orig, cnt, model.shape)
+            if icon_energy(patch, model.shape) < floor:
+                continue  # a bare square of the table
+            sc = _own_score(model, patch, k, c, src, d2)
+            if best is None or sc > best[0]:
+                best = (sc, patch, col)
+    return best
+
+
 def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tindex, ucols, energies) -> int:
     """In whole-photo examples the first guess of the object may be a shape of the table: read the
     photo with the learned model and keep the outline that best matches the other examples of its
@@ -1492,15 +1548,7 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
         cur = _own_score(model, patches[k], k, c, src, float(_colour_d2(model, ucols[k])[t]))
         if cur > RELOCATE_BELOW or max(H, W) < 120:
             continue  # plainly right, or a tight crop
-        feat = colour_features(cv2.GaussianBlur(orig, (0, 0), 1.2))
-        best = None
-        for group in detect(orig, model, feat=feat, flat=False, types=[t])[:12]:
-            for _, cnt in group:
-                col = _body_colour(orig, cnt, feat)
-                patch = canonical_patch(orig, cnt, model.shape)
-                sc = _own_score(model, patch, k, c, src, float(_colour_d2(model, col)[t]))
-                if best is None or sc > best[0]:
-                    best = (sc, patch, col)
+        best = _photo_search(model, orig, k, c, t, src)
         if best is None or best[0] < cur + RELOCATE_GAIN:
             continue
         _, patch, col = best
@@ -1516,6 +1564,43 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
     if moved:
         model.__dict__.pop("_descT", None)
     return moved
+
+
+RECOVER_MIN = 0.5  # a whole photo in which no object was found at first: the best outline must match
+                   # the other examples of its face this well to be learned
+
+
+def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, src: np.ndarray, lindex,
+             tindex, ucols, energies) -> tuple[np.ndarray, list[int]]:
+    """Whole photos in which the object was not found at first (a busy table cut it into pieces of
+    other colours): read them with the model learned from the others and take the outline that
+    best matches the other examples of its face, if it matches them well. Appends to the model's
+    descriptors and to the per-example lists; returns (src, the indices of ``lost`` recovered)."""
+    got = []
+    for ei in lost:
+        e = originals[ei]
+        c, t = lindex[(e.type, e.face)], tindex[e.type]
+        if not np.any(model.desc_cls == c):
+            continue
+        k = len(used)
+        best = _photo_search(model, e.image, k, c, t, src)
+        if best is None or best[0] < RECOVER_MIN:
+            continue
+        _, patch, col = best
+        augs = _augment(patch)
+        model.desc = np.concatenate([model.desc, np.stack([descriptor(a, model.shape) for a in augs])])
+        model.desc_cls = np.concatenate([model.desc_cls, np.full(len(augs), c, np.int32)])
+        src = np.concatenate([src, np.full(len(augs), k, np.int32)])
+        used.append(e)
+        uidx.append(ei)
+        patches.append(patch)
+        ucols.append(col)
+        energies.append(icon_energy(patch, model.shape))
+        got.append(ei)
+    if got:
+        model.__dict__.pop("_descT", None)
+        model.__dict__.pop("_runs", None)
+    return src, got
 
 
 def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int]) -> list:
