@@ -941,6 +941,23 @@ EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of
 RETRY_Q = HOLD_Q      # ... unless its outline is shaped worse than this (the die with a shape it touches)
 
 
+def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: list | None = None) -> list[dict]:
+    """Readings of a later pass (``added``) merged into the earlier ones (``old``): a sure
+    reading replaces the unsure or less good ones at its place; an unsure one only fills a
+    place free of ``taken`` (and is dropped without ``taken``)."""
+    new = []
+    for e in added:
+        if e["face"] is None:
+            if taken is not None and _free(e["_cnt"], taken):
+                new.append(e)
+            continue
+        spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
+        if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
+            old = [o for o in old if _free(o["_cnt"], spot)]
+            new.append(e)
+    return old + new
+
+
 def _free(cnt: np.ndarray, places: list) -> bool:
     """No place (x, y, side) holds this outline's centre."""
     (cx, cy), r = cv2.minEnclosingCircle(cnt)
@@ -996,17 +1013,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             classify(_group([f for f in extra if _free(f[1], places)], False))
             # a sure reading replaces an unsure or a less good one at its place; an unsure one only
             # fills a free place
-            old, new = cand[:n0], []
-            for e in cand[n0:]:
-                if e["face"] is None:
-                    if _free(e["_cnt"], taken):
-                        new.append(e)
-                    continue
-                spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
-                if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
-                    old = [o for o in old if _free(o["_cnt"], spot)]
-                    new.append(e)
-            cand = old + new
+            cand = _merge_readings(cand[:n0], cand[n0:], scale, taken)
             sure = [e for e in cand if e["face"] is not None]
     if info.get("cuts") and info["med"] is not None:
         # last resort, at places without a sure reading: outlines cut into pieces by the symbol
@@ -1017,15 +1024,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         classify(_group([f for f in _filled_outlines(img_bgr, model, feat, info["cuts"], info["med"],
                                                      info["min_area"], False)
                          if _free(f[1], places)], False))
-        old, new = cand[:n0], []
-        for e in cand[n0:]:
-            if e["face"] is None:
-                continue
-            spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
-            if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
-                old = [o for o in old if _free(o["_cnt"], spot)]
-                new.append(e)
-        cand = old + new
+        cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
