@@ -454,7 +454,9 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
                     pr, prd, pth = (sr, rd, sth) if shapes is None else shapes[k_]
                     if f != 1.0:
                         sx, sy, pr = (sx + 0.5) * f - 0.5, (sy + 0.5) * f - 0.5, pr * f
-                    into.append(Pip(sx, sy, pr, pr * prd, pth, rm - sspot, rm, sspot, polarity))
+                    # (a piece of a bar split on the half-size copy is measured coarsely, its
+                    # size from the whole bar's: a finer scale's find of the same pip wins)
+                    into.append(Pip(sx, sy, pr, pr * prd, pth, rm - sspot, rm, sspot, polarity, f != 1.0))
                 continue
             if not plain[n_]:
                 continue

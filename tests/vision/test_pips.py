@@ -671,6 +671,18 @@ def test_small_clean_one_is_not_rejected_for_its_pixel_outline():
     assert [d["value"] for d in near] == [1], near
 
 
+def test_coarse_bar_piece_does_not_displace_the_finer_pip():
+    """A green 5 of 34 px whose soft-edged white pips merge in pairs on the half-size copy: the
+    bar is split into two pieces, each measured from the whole bar (half as big again as the
+    pip). Kept over the finer scale's find of the same corner pip, the piece matched no other
+    pip of the face, which read as "4 pips not on a square" and was dropped (the die was
+    missed). The finer find wins now, as a stretched pip's does."""
+    import synth_pips as sp
+    img, _ = render(sp.random_scene(23, n=25, size=(22.0, 40.0), background="grey", translucent=0.3), 23)
+    near = [d for d in read_pips(img) if abs(d["x"] - 128) < 10 and abs(d["y"] - 386) < 10]
+    assert [d["value"] for d in near] == [5], near
+
+
 def test_one_die_with_two_candidate_tops_does_not_turn_the_camera():
     """Light falling off across a tray of 20 small dice (a lamp at one side): one die whose 4
     and 3 compete for its top face (sharing pips) gave two votes for "side faces lie to the
