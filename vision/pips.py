@@ -75,6 +75,8 @@ _SIZE_RATIO = 1.2  # ... and sizes more than this one are on different faces (a 
 _TIGHT = 6.3  # pips of one face link up to this many pip radii apart (a 4's side, a 6's rows)
 _TWO_RD_ROUND = 0.17  # a 2's pips: largest roundness difference when both are round (>= 0.8)
 _TWO_RD_FLAT = 0.1  # ... and when one is foreshortened (a side-face pip next to a top 1?)
+_TWO_RD_SMALL = 0.03  # ... more for twin-bodied pips under _TWO_SMALL_PIP px (a small blob's roundness is coarse)
+_TWO_SMALL_PIP = 6.0
 _TWIN_BODY = 0.04  # pips whose body levels differ by less (x pip contrast) are on one face
 _TWIN_NEAR = 4.5  # ... when closer than this many pip radii
 _TWO_RING = 0.12  # a 2's pips: largest body-level difference (x pip contrast) ...
@@ -1321,6 +1323,10 @@ def _plausible_two(gs_by_pol: dict[int, np.ndarray], p: Pip, q: Pip, alone: bool
     # a small difference already means "another face" (unless the body says one face).
     both_round = min(p.roundness, q.roundness) >= 0.8
     rd_max = _TWO_RD_ROUND if both_round or twin_body else _TWO_RD_FLAT
+    if twin_body and max(p.a, q.a) < _TWO_SMALL_PIP:
+        # (a blob of a few dozen pixels measures its roundness to a pixel's worth of its
+        # width: twins on one body level may differ that much more)
+        rd_max += _TWO_RD_SMALL
     if abs(p.roundness - q.roundness) > rd_max:
         return False
     if not both_round and _angle_diff(p.theta, q.theta) > math.radians(25):
