@@ -127,6 +127,8 @@ _CORNER_END = 0.58  # ... whose face ends this near (x their distance) beyond ea
 _FOR_GOOD = 8  # a ray leaves the die colour for good when it stays off it this many steps (of 0.3 pip radii)
 _GHOSTED_CON = 0.8  # ... for a ghosted 1 whose pip has this share of the contrast of the other dice' pips ...
 _GHOSTED_OTHERS = 4  # ... of which there are this many at least
+_GHOSTED_SPREAD = 0.45  # a lone pip with ghosts round it: its rings may spread this much (x its contrast) ...
+_GHOSTED_CLEAR = 0.7  # ... when no ring sample comes nearer the pip's darkness than this share of its contrast
 _LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
 _LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
 _CROWD_MIN = 6  # a face read amid this many look-alike marks that no face explains ...
@@ -1220,15 +1222,18 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     return _clean_rings(gs, p, rings)
 
 
-def _clean_rings(gs: np.ndarray, p: Pip, rings: tuple[float, ...]) -> bool:
-    """The rings of :func:`_single_pip_is_die`: uniform body, clearly lighter than the pip."""
+def _clean_rings(gs: np.ndarray, p: Pip, rings: tuple[float, ...], ghosted: bool = False) -> bool:
+    """The rings of :func:`_single_pip_is_die`: uniform body, clearly lighter than the pip.
+    ``ghosted``: ghosts of the die's other pips were seen round it (a translucent die): its
+    body is not one level, and may vary more where nothing comes near the pip's darkness."""
     for k in rings:
         ring = np.sort(_ring_samples(gs, p.x, p.y, p.a, p.b, p.theta, k, n=24))
         if ring[0] < p.spot + 0.6 * p.contrast:
             return False
         # The 10th and 90th percentiles of 24 samples lie between the 3rd and 4th and the 21st
         # and 22nd smallest: the exact ones are needed only when those bounds do not decide.
-        spread = 0.3 * p.contrast + 6
+        uneven = ghosted and ring[0] >= p.spot + _GHOSTED_CLEAR * p.contrast
+        spread = (_GHOSTED_SPREAD if uneven else 0.3) * p.contrast + 6
         if float(ring[20] - ring[3]) > spread + 0.01:
             return False
         if float(ring[21] - ring[2]) < spread - 0.01:
@@ -1898,8 +1903,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             continue
         around = [g for g in ghosts if g.polarity == p.polarity and _dist(g, p) < 4.0 * p.a]
         # (its shape passed _single_pip_is_die above: only the wider rings are left to test)
-        if _clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7)) and _lone_pip_is_one(img, p, gs_by_pol[p.polarity],
-                                                                                    around):
+        if (_clean_rings(gs_by_pol[p.polarity], p, (2.2, 2.7), ghosted=bool(around))
+                and _lone_pip_is_one(img, p, gs_by_pol[p.polarity], around)):
             faces.append(_make_face(gs_by_pol, [p]))
         elif _cut_one(img, p, gs_by_pol[p.polarity]):
             faces.append(f1 := _make_face(gs_by_pol, [p]))
