@@ -3533,7 +3533,8 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
 
     (The readings of the dev photos, of their changed copies in bench/vision_robust.py and of
     the synthetic trays of bench/vision.py stay the same; bench/vision_print.py: false dice
-    on 40 printed pages 376 -> 164, on 40 dotted mats 203 -> 137.)"""
+    on 40 printed pages 376 -> 164, on 40 dotted mats 203 -> 137; with the picture's edge
+    allowed for, 126 and 40.)"""
     taken = {id(p) for f in faces for p in f.pips}
     free = [p for p in pips if id(p) not in taken]
     judged = [k for k, f in enumerate(faces)
@@ -3544,10 +3545,16 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
     crowd = (d >= _CROWD_NEAR) & (d <= _CROWD_FAR)
     near = (d >= _PRINT_NEAR) & (d <= _PRINT_FAR)
     drop = set()
+    h, w = img.shape[:2]
     for row in np.flatnonzero(np.count_nonzero(near, axis=1) >= 2).tolist():
         f = faces[judged[row]]
-        if ((np.count_nonzero(crowd[row]) >= _CROWD_MIN and _arc(ang[row, crowd[row]]) >= math.radians(_CROWD_ARC))
-                or (_arc(ang[row, near[row]]) >= math.radians(_PRINT_ARC) and _exits_for_good(img, f) <= _PRINT_EXITS)):
+        # (by the picture's edge, marks can only be on the side the picture shows: the arcs
+        # asked for are that share of the full ones)
+        s = 2.0 * _face_size(f)
+        seen = np.count_nonzero((f.cx + s * _COS16 >= 0) & (f.cx + s * _COS16 < w)
+                                & (f.cy + s * _SIN16 >= 0) & (f.cy + s * _SIN16 < h)) / 16
+        if ((np.count_nonzero(crowd[row]) >= _CROWD_MIN and _arc(ang[row, crowd[row]]) >= seen * math.radians(_CROWD_ARC))
+                or (_arc(ang[row, near[row]]) >= seen * math.radians(_PRINT_ARC) and _exits_for_good(img, f) <= _PRINT_EXITS)):
             drop.add(judged[row])
     return [f for k, f in enumerate(faces) if k not in drop]
 
@@ -3584,7 +3591,8 @@ _EXIT_KS = np.arange(0.2, 1.31, 0.05)[None, :]  # (steps along the rays of _exit
 def _exits_for_good(img: _Lab, f: _Face) -> int:
     """In how many of 16 directions from the face centre the body colour (the median colour
     up to 0.32 face sides, off the pips) ends for good within one face side: every step
-    beyond, up to 1.3 face sides, is off it (or off the picture). A die's top face ends at its
+    beyond, up to 1.3 face sides, is off it (or off the picture), from a step inside the
+    picture (a body that runs up to the picture's edge is not seen to end). A die's top face ends at its
     edges (side faces, table, other dice beyond); print's paper goes on round the letters.
     16 (no reason to doubt) when too little of the body shows to tell."""
     s = _face_size(f)
@@ -3603,10 +3611,12 @@ def _exits_for_good(img: _Lab, f: _Face) -> int:
     dist = _norm(v - body)
     # (a white die on a light table ends in a small step, as in _two_has_outline)
     thr = min(12.0, max(9.0, 0.5 * float(_median_of(np.where(on_pip, 0.0, dist).max(axis=1)))))
-    off = ((dist > thr) | ~inside) & ~on_pip
-    # off from some step within one face side to the end of the ray
+    off_in = (dist > thr) & inside & ~on_pip
+    off = off_in | (~inside & ~on_pip)
+    # off from some step within one face side to the end of the ray, beginning inside the
+    # picture (where the body runs up to the picture's edge, it is not seen to end)
     tail = np.flip(np.logical_and.accumulate(np.flip(off, axis=1), axis=1), axis=1)
-    return int(np.count_nonzero(tail[:, _EXIT_KS[0] <= 1.0].any(axis=1)))
+    return int(np.count_nonzero((tail & off_in)[:, _EXIT_KS[0] <= 1.0].any(axis=1)))
 
 
 def warm_up() -> None:

@@ -102,6 +102,16 @@ def test_no_dice_no_detections(background):
     assert read_pips(img) == []
 
 
+def test_dots_by_the_pictures_edge_are_print_too():
+    """A dotted mat: amid the lattice the dots make no die, but by the picture's edge they
+    made 2s (18 false dice on these 8 mats): the look-alike marks round such a "face" can only
+    lie on the side the picture shows (the arcs asked for are that share of a full turn), and
+    where the mat runs up to the edge its colour is not seen to end there (no outline). Now 5."""
+    found = [read_pips(render(Scene(background="dots"), seed=seed)[0]) for seed in range(8)]
+    assert sum(len(f) for f in found) <= 6, [len(f) for f in found]
+    assert found[6] == [], found[6]  # four 2s by the right edge and the corners
+
+
 def test_dotted_mat_gives_few_false_dice():
     """A mat printed with pip-like dots: most lattices give nothing; never more than a few."""
     found = [read_pips(render(Scene(background="dots"), seed=seed)[0]) for seed in range(4)]
@@ -1085,10 +1095,11 @@ def test_a_printed_page_gives_few_false_dice():
     """A page of print (a rulebook, a score sheet) fills the picture: the dots of i's, colons,
     full stops and round letters make 2s, 3s and 6s. Amid look-alike marks that no face
     explains, with no outline of their own, they are dropped. (Before: 97 detections, 51 of
-    them with a value, on these ten pages; now 53 and 29.)"""
+    them with a value, on these ten pages; then 53 and 29; now, with the picture's edge
+    allowed for, 39 and 17.)"""
     found = [read_pips(render(Scene(background="fullpage"), seed=seed)[0]) for seed in range(10)]
-    assert sum(len(f) for f in found) <= 60, [len(f) for f in found]
-    assert sum(d["value"] is not None for f in found for d in f) <= 35
+    assert sum(len(f) for f in found) <= 45, [len(f) for f in found]
+    assert sum(d["value"] is not None for f in found for d in f) <= 20
 
 
 @pytest.mark.xfail(reason="known weakness: some words on a printed page still read as dice", strict=False)
