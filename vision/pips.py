@@ -3520,25 +3520,27 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
     colons, full stops, round letters) or on a dotted mat has more marks just like its "pips",
     that no face explains, around it; a die's surroundings are tray, other dice (whose pips
     their faces explain) and its own side faces (on one side of it, and most often
-    foreshortened or lit otherwise). A face of two pips or more (lone pips have tests of their
-    own) is dropped when such look-alikes (free pips of its pips' polarity, size, shape,
-    contrast and body level, see :func:`_look_alikes`)
+    foreshortened or lit otherwise). A face is dropped when such look-alikes (free pips of
+    its pips' polarity, size, shape, contrast and body level, see :func:`_look_alikes`)
 
     - number _CROWD_MIN or more between _CROWD_NEAR and _CROWD_FAR face sides from its centre,
-      spread round it over _CROWD_ARC degrees or more; or
+      spread round it over _CROWD_ARC degrees or more (a 1 amid a dotted mat's lattice too); or
     - are two or more between _PRINT_NEAR and _PRINT_FAR face sides, over _PRINT_ARC degrees
-      or more, and the face has no outline: the body colour does not end for good within a
+      or more (for a 1, only amid a crowd as above: a lone pip's outline is tested on its
+      own), and the face has no outline: the body colour does not end for good within a
       face side in more than _PRINT_EXITS of 16 directions (:func:`_exits_for_good`; the
       paper goes on round the letters, a die ends at its edges).
+
+    By the picture's edge the arcs asked for are the share of a turn that the picture shows
+    two face sides out.
 
     (The readings of the dev photos, of their changed copies in bench/vision_robust.py and of
     the synthetic trays of bench/vision.py stay the same; bench/vision_print.py: false dice
     on 40 printed pages 376 -> 164, on 40 dotted mats 203 -> 137; with the picture's edge
-    allowed for, 126 and 40.)"""
+    allowed for, 126 and 40; with crowded 1s too, 123 and 9.)"""
     taken = {id(p) for f in faces for p in f.pips}
     free = [p for p in pips if id(p) not in taken]
-    judged = [k for k, f in enumerate(faces)
-              if len(f.pips) >= 2 and (f.ok or f.reason.startswith(("top face tilted", "doubtful")))]
+    judged = [k for k, f in enumerate(faces) if f.ok or f.reason.startswith(("top face tilted", "doubtful"))]
     if len(free) < 2 or not judged:
         return faces
     d, ang = _look_alikes([faces[k] for k in judged], free)
@@ -3548,13 +3550,17 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
     h, w = img.shape[:2]
     for row in np.flatnonzero(np.count_nonzero(near, axis=1) >= 2).tolist():
         f = faces[judged[row]]
+        crowded = np.count_nonzero(crowd[row]) >= _CROWD_MIN
+        if len(f.pips) == 1 and not crowded:
+            continue  # (a lone pip's outline has been tested already: only a crowd tells here)
         # (by the picture's edge, marks can only be on the side the picture shows: the arcs
         # asked for are that share of the full ones)
         s = 2.0 * _face_size(f)
         seen = np.count_nonzero((f.cx + s * _COS16 >= 0) & (f.cx + s * _COS16 < w)
                                 & (f.cy + s * _SIN16 >= 0) & (f.cy + s * _SIN16 < h)) / 16
-        if ((np.count_nonzero(crowd[row]) >= _CROWD_MIN and _arc(ang[row, crowd[row]]) >= seen * math.radians(_CROWD_ARC))
-                or (_arc(ang[row, near[row]]) >= seen * math.radians(_PRINT_ARC) and _exits_for_good(img, f) <= _PRINT_EXITS)):
+        if ((crowded and _arc(ang[row, crowd[row]]) >= seen * math.radians(_CROWD_ARC))
+                or (_arc(ang[row, near[row]]) >= seen * math.radians(_PRINT_ARC)
+                    and _exits_for_good(img, f) <= _PRINT_EXITS)):
             drop.add(judged[row])
     return [f for k, f in enumerate(faces) if k not in drop]
 

@@ -106,10 +106,18 @@ def test_dots_by_the_pictures_edge_are_print_too():
     """A dotted mat: amid the lattice the dots make no die, but by the picture's edge they
     made 2s (18 false dice on these 8 mats): the look-alike marks round such a "face" can only
     lie on the side the picture shows (the arcs asked for are that share of a full turn), and
-    where the mat runs up to the edge its colour is not seen to end there (no outline). Now 5."""
+    where the mat runs up to the edge its colour is not seen to end there (no outline). Then 5;
+    with 1s amid a crowd of look-alikes dropped too, 2."""
     found = [read_pips(render(Scene(background="dots"), seed=seed)[0]) for seed in range(8)]
-    assert sum(len(f) for f in found) <= 6, [len(f) for f in found]
+    assert sum(len(f) for f in found) <= 3, [len(f) for f in found]
     assert found[6] == [], found[6]  # four 2s by the right edge and the corners
+
+
+def test_ones_amid_a_dense_lattice_of_dots_are_print():
+    """A dense lattice of dots of two sizes (about 19 px apart): the big dots read as 1s (24
+    false dice), each amid many more like it that no face explains. A 1 amid such a crowd,
+    all round it, is print as a face of more pips is."""
+    assert [d for d in read_pips(render(Scene(background="dots"), seed=32)[0]) if d["value"] is not None] == []
 
 
 def test_dotted_mat_gives_few_false_dice():
@@ -568,7 +576,7 @@ def test_translucent_dice_are_mostly_read():
 
 
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 89 % and 90 %", strict=False)
+                          "face, mottled body) read at 94 % and 93 %", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
