@@ -135,6 +135,8 @@ _CROWD_MIN = 6  # a face read amid this many look-alike marks that no face expla
 _CROWD_NEAR = 0.9  # ... between this many ...
 _CROWD_FAR = 3.5  # ... and this many face sides from its centre ...
 _CROWD_ARC = 270  # ... spread round it over this many degrees at least, is print, not a die
+_MARKED_CROWD = 3  # a face doubted for pip-like marks on it, amid this many look-alikes (as above) ...
+_MARKED_ARC = 180  # ... over this many degrees, is print too
 _PRINT_NEAR = 0.75  # a face read with two look-alike marks or more between this many ...
 _PRINT_FAR = 4.0  # ... and this many face sides from its centre ...
 _PRINT_ARC = 120  # ... spread over this many degrees at least ...
@@ -3524,7 +3526,9 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
     its pips' polarity, size, shape, contrast and body level, see :func:`_look_alikes`)
 
     - number _CROWD_MIN or more between _CROWD_NEAR and _CROWD_FAR face sides from its centre,
-      spread round it over _CROWD_ARC degrees or more (a 1 amid a dotted mat's lattice too); or
+      spread round it over _CROWD_ARC degrees or more (a 1 amid a dotted mat's lattice too),
+      or _MARKED_CROWD over _MARKED_ARC degrees round a face already doubted for pip-like
+      marks on it that fit no pattern (the letters round a row of o's); or
     - are two or more between _PRINT_NEAR and _PRINT_FAR face sides, over _PRINT_ARC degrees
       or more (for a 1, only amid a crowd as above: a lone pip's outline is tested on its
       own), and the face has no outline: the body colour does not end for good within a
@@ -3537,7 +3541,8 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
     (The readings of the dev photos, of their changed copies in bench/vision_robust.py and of
     the synthetic trays of bench/vision.py stay the same; bench/vision_print.py: false dice
     on 40 printed pages 376 -> 164, on 40 dotted mats 203 -> 137; with the picture's edge
-    allowed for, 126 and 40; with crowded 1s too, 123 and 9.)"""
+    allowed for, 126 and 40; with crowded 1s too, 123 and 9; with marked faces amid fewer
+    look-alikes, 74 and 9.)"""
     taken = {id(p) for f in faces for p in f.pips}
     free = [p for p in pips if id(p) not in taken]
     judged = [k for k, f in enumerate(faces) if f.ok or f.reason.startswith(("top face tilted", "doubtful"))]
@@ -3558,7 +3563,10 @@ def _uncrowded(faces: list[_Face], pips: list[Pip], img: _Lab) -> list[_Face]:
         s = 2.0 * _face_size(f)
         seen = np.count_nonzero((f.cx + s * _COS16 >= 0) & (f.cx + s * _COS16 < w)
                                 & (f.cy + s * _SIN16 >= 0) & (f.cy + s * _SIN16 < h)) / 16
-        if ((crowded and _arc(ang[row, crowd[row]]) >= seen * math.radians(_CROWD_ARC))
+        marked = f.reason.startswith("doubtful: pip-like marks")
+        if ((marked and np.count_nonzero(crowd[row]) >= _MARKED_CROWD
+             and _arc(ang[row, crowd[row]]) >= seen * math.radians(_MARKED_ARC))
+                or (crowded and _arc(ang[row, crowd[row]]) >= seen * math.radians(_CROWD_ARC))
                 or (_arc(ang[row, near[row]]) >= seen * math.radians(_PRINT_ARC)
                     and _exits_for_good(img, f) <= _PRINT_EXITS)):
             drop.add(judged[row])

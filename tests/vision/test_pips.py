@@ -1103,10 +1103,11 @@ def test_a_printed_page_gives_few_false_dice():
     """A page of print (a rulebook, a score sheet) fills the picture: the dots of i's, colons,
     full stops and round letters make 2s, 3s and 6s. Amid look-alike marks that no face
     explains, with no outline of their own, they are dropped. (Before: 97 detections, 51 of
-    them with a value, on these ten pages; then 53 and 29; now, with the picture's edge
-    allowed for, 39 and 17.)"""
+    them with a value, on these ten pages; then 53 and 29; with the picture's edge allowed
+    for, 39 and 17; now, a face doubted for marks on it dropped amid fewer look-alikes, 23
+    and 17.)"""
     found = [read_pips(render(Scene(background="fullpage"), seed=seed)[0]) for seed in range(10)]
-    assert sum(len(f) for f in found) <= 45, [len(f) for f in found]
+    assert sum(len(f) for f in found) <= 28, [len(f) for f in found]
     assert sum(d["value"] is not None for f in found for d in f) <= 20
 
 
@@ -1118,14 +1119,14 @@ def test_a_printed_page_gives_no_dice():
 
 def test_dice_on_and_beside_a_printed_page_are_read():
     """Dice on a table where a printed sheet lies, some of them on the sheet: all read; fewer
-    false dice from the print (20 before on these four scenes, 14 now)."""
+    false dice from the print (20 before on these four scenes, then 14, now 13)."""
     import synth_pips as sp
     extras = 0
     for seed in range(4):
         dice, pairs, extra = _read_truth(sp.random_scene(seed, n=8, background="page"), seed)
         assert pairs == [(v, v) for v, _ in pairs] and len(pairs) == 8, (seed, pairs)
         extras += len(extra)
-    assert extras <= 16
+    assert extras <= 15
 
 
 def test_a_face_in_print_has_no_outline_a_die_has_one():
