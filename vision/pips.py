@@ -361,7 +361,11 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
     den = math.pi * (a - 0.5) * (b - 0.5)  # (0 for a blob with no width: no pip either way)
     efill = np.divide(area[sel], den, out=np.zeros(den.shape), where=den > 0)
     # (a bar of pips pinched deeply between them fills its ellipse less than one pip does)
-    ok = ((l2 > 0) & (~((a < rmin_s) | (a > rmax_s) | (b < 0.25 * a)) | barish)
+    # A round pip just over the finest scale's size range stays too, as a last resort (the
+    # next scale may run it into a mark beside it: a translucent die's grain, a neighbour pip)
+    just_over = ((f == 1.0) & (rmax_s == _SCALES[0][2]) & (a > rmax_s) & (a <= _JUST_OVER * rmax_s)
+                 & (b > rmax_s))
+    ok = ((l2 > 0) & (~((a < rmin_s) | (a > rmax_s) | (b < 0.25 * a)) | barish | just_over)
           & (efill > np.where(barish, _BAR_FILL, 0.78)) & (efill < 1.2))
     th = (0.5 * np.arctan2(2 * mu11, mu20 - mu02)) % math.pi
     ks = np.flatnonzero(ok)
@@ -388,6 +392,7 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
     # clearly lighter than the spot.
     live = (contrasts >= 30) & (cuts <= 6)
     barish = barish[ks]
+    just_over = just_over[ks]
     from_bar = bar[sk] if isinstance(bars, list) else np.zeros(ks.size, bool)
     try_split = live & (barish | (ba / aa < 0.6))
     # Inter-quartile spread of the 16 samples; where neighbouring pips cut into the ring
@@ -469,7 +474,7 @@ def _find_pips_at(masks: tuple[np.ndarray, ...], gs: np.ndarray, rmins: list[flo
         col = cols[n_]
         if n_ in cores:
             col = (*cores[n_], *col[5:])
-        pips.append(Pip(*col, polarity, bool(barish[n_])))
+        pips.append(Pip(*col, polarity, bool(barish[n_] or just_over[n_])))
     return out
 
 
