@@ -737,6 +737,16 @@ def test_round_pip_just_over_the_finest_size_run_into_grain_is_kept():
     assert [d["value"] for d in near] == [5], near
 
 
+def test_pip_run_into_grain_at_the_coarser_scale_is_measured_round():
+    """A blue translucent 3 of 53 px on wood: at the coarser scale the grain through the body
+    runs into two of its pips, found longer (8 px against the third's 6.3): not alike, none
+    linked, and a lone 1 was read instead. The round finds of the finest scale, whose size is
+    the long finds' width, are those pips."""
+    img, _ = _finish_scene("translucent", 9)
+    near = [d for d in read_pips(img) if abs(d["x"] - 390) < 10 and abs(d["y"] - 100) < 10]
+    assert [d["value"] for d in near] == [3], near
+
+
 def test_one_die_with_two_candidate_tops_does_not_turn_the_camera():
     """Light falling off across a tray of 20 small dice (a lamp at one side): one die whose 4
     and 3 compete for its top face (sharing pips) gave two votes for "side faces lie to the
