@@ -86,6 +86,7 @@ SAT_GROW = 1        # ... and so are its neighbours this many pixels away (where
 SAT_MIN_SHARE = 0.5   # the match skips clipped cells only when at least this share is clipped (the body
                       # itself is overexposed); a light printed symbol on a dark body must not be skipped
 SAT_MAX_SHARE = 0.9   # ... and at most this share (nearly all clipped: nothing left to compare on)
+SAT_PRECHECK = 0.1    # the unrotated query's clipped share may differ from its rotations' mean by this much
 BLANK_RATIO = 0.4
 DIE_JITTER = (-7, 7)
 BLANK_MIN_QUALITY = 0.92
@@ -800,14 +801,22 @@ def _saturated_cells(patches: list[np.ndarray], shape: str) -> np.ndarray | None
     if idx is None:
         idx = _MASK_IDX[shape] = np.flatnonzero(m)
     ker = np.ones((2 * SAT_GROW + 1, 2 * SAT_GROW + 1), np.uint8)
-    out = []
-    for p in patches:
-        sat = (p.max(axis=2) >= SAT_PIXEL).astype(np.float32)
+
+    def cells(p: np.ndarray) -> np.ndarray:
+        sat = (p.max(axis=2) >= SAT_PIXEL).view(np.uint8)
         if SAT_GROW:
             sat = cv2.dilate(sat, ker)  # the edge where clipping starts is no symbol's edge either
-        cell = cv2.resize(sat, (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
-        out.append((cell < 0.5).astype(np.float32))
-    valid = np.array(out)
+        cell = cv2.resize(sat.astype(np.float32), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
+        return (cell < 0.5).astype(np.float32)
+
+    # speed: most patches have no clipped pixel (then no rotation has one); else the unrotated
+    # patch tells whether the share can be in range (the rotations differ from it by a few degrees)
+    if not np.any(patches[0] >= SAT_PIXEL):
+        return None
+    first = 1.0 - float(cells(patches[0]).mean())
+    if first < SAT_MIN_SHARE - SAT_PRECHECK or first > SAT_MAX_SHARE + SAT_PRECHECK:
+        return None
+    valid = np.array([cells(p) for p in patches])
     share = 1.0 - float(valid.mean())
     if share < SAT_MIN_SHARE or share > SAT_MAX_SHARE:
         return None
