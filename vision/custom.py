@@ -38,7 +38,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   (embossed) dice also the gradient magnitude split into 4 orientation bins, each normalised on
   its own, so an edge counts whatever its strength under the light's direction. Rotation is
   handled by matching the query in 4x3 (dice) or 36 (tokens) rotations against the stored
-  examples (each stored with small shifts and scalings).
+  examples (each stored with small shifts and scalings). A query whose body is overexposed
+  (clipped to white) is matched over its unclipped cells only: clipped pixels show no edge.
 * **Decision**: each (type, face) scores by the mean of its two best-matching examples, minus the
   colour distance as a penalty (a face name on several types whose examples match across the
   types pools them, scored by the mean of as many of its best as match by chance as well as a
@@ -80,6 +81,12 @@ GM_W = 0.5         # weight of the plain gradient magnitude beside the orientati
 ORIENT_W = 0.5     # weight of the orientation-split gradient maps (square dice only)
 ORIENT_BINS = 4
 ORIENT_POW = 2.0
+SAT_PIXEL = 250     # a query pixel with a channel this bright is taken as clipped to white (it shows no edge)
+SAT_GROW = 1        # ... and so are its neighbours this many pixels away (where clipping starts is no edge either)
+SAT_MIN_SHARE = 0.5   # the match skips clipped cells only when at least this share is clipped (the body
+                      # itself is overexposed); a light printed symbol on a dark body must not be skipped
+SAT_MAX_SHARE = 0.9   # ... and at most this share (nearly all clipped: nothing left to compare on)
+SAT_PRECHECK = 0.1    # the unrotated query's clipped share may differ from its rotations' mean by this much
 BLANK_RATIO = 0.4
 DIE_JITTER = (-7, 7)
 BLANK_MIN_QUALITY = 0.92
@@ -779,11 +786,69 @@ def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray) -> np.n
     return np.median(f, axis=0)
 
 
-def _class_scores(model: SetModel, descs: np.ndarray) -> np.ndarray:
+def _saturated_cells(patches: list[np.ndarray], shape: str) -> np.ndarray | None:
+    """(R, L) 1/0: the descriptor cells of each rotated query patch that are not clipped to white,
+    or None when less than SAT_MIN_SHARE is clipped (or nearly all is: nothing left to compare on).
+
+    A light body under a bright lamp or glare clips to white: the lit side of an embossed symbol
+    and its paint vanish there, and only its shaded side shows. Compared as they are, the cells
+    without an edge there look unlike every example; a b1 whose lit half was gone matched the
+    moon's round blob better. Clipped pixels say nothing, so the match is taken over the others."""
+    m = _MASKS.get(shape)
+    if m is None:
+        m = _MASKS[shape] = _inner_mask(shape)
+    idx = _MASK_IDX.get(shape)
+    if idx is None:
+        idx = _MASK_IDX[shape] = np.flatnonzero(m)
+    ker = np.ones((2 * SAT_GROW + 1, 2 * SAT_GROW + 1), np.uint8)
+
+    def cells(p: np.ndarray) -> np.ndarray:
+        sat = (p.max(axis=2) >= SAT_PIXEL).view(np.uint8)
+        if SAT_GROW:
+            sat = cv2.dilate(sat, ker)  # the edge where clipping starts is no symbol's edge either
+        cell = cv2.resize(sat.astype(np.float32), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
+        return (cell < 0.5).astype(np.float32)
+
+    # speed: most patches have no clipped pixel (then no rotation has one); else the unrotated
+    # patch tells whether the share can be in range (the rotations differ from it by a few degrees)
+    if not np.any(patches[0] >= SAT_PIXEL):
+        return None
+    first = 1.0 - float(cells(patches[0]).mean())
+    if first < SAT_MIN_SHARE - SAT_PRECHECK or first > SAT_MAX_SHARE + SAT_PRECHECK:
+        return None
+    valid = np.array([cells(p) for p in patches])
+    share = 1.0 - float(valid.mean())
+    if share < SAT_MIN_SHARE or share > SAT_MAX_SHARE:
+        return None
+    return valid
+
+
+def _masked_sims(model: SetModel, descs: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """(R, N) similarity of each rotated query to each example over the cells ``valid`` (R, L)
+    only: each descriptor part's cosine over those cells, weighted as in descriptor()."""
+    L = valid.shape[1]
+    parts = descs.shape[1] // L
+    e2 = model.__dict__.get("_desc_sq")
+    if e2 is None or e2.shape[0] != len(model.desc):
+        e2 = model.__dict__["_desc_sq"] = np.ascontiguousarray(
+            (model.desc * model.desc).reshape(len(model.desc), parts, L))
+    sims = np.zeros((len(descs), len(model.desc)), np.float32)
+    wsum = np.zeros((len(descs), 1), np.float32)
+    for p in range(parts):
+        q = descs[:, p * L:(p + 1) * L] * valid                       # (R, L)
+        qn = np.sqrt((q * q).sum(axis=1, keepdims=True))             # (R, 1)
+        w2 = (descs[:, p * L:(p + 1) * L] ** 2).sum(axis=1, keepdims=True)  # the part's weight in the descriptor
+        en = np.sqrt(np.maximum(valid @ e2[:, p, :].T, 1e-12))       # (R, N)
+        sims += w2 * ((q @ model.desc[:, p * L:(p + 1) * L].T) / (qn * en + 1e-9))
+        wsum += w2
+    return sims / np.maximum(wsum, 1e-9)
+
+
+def _class_scores(model: SetModel, descs: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
     dt = model.__dict__.get("_descT")
     if dt is None or dt.shape[1] != len(model.desc):
         dt = model.__dict__["_descT"] = np.ascontiguousarray(model.desc.T)
-    sims = descs @ dt                    # (R, N)
+    sims = descs @ dt if valid is None else _masked_sims(model, descs, valid)   # (R, N)
     best = sims.max(axis=0)              # (N,)
     ncls = len(model.labels)
     out = np.full(ncls, -1.0, np.float32)
@@ -854,8 +919,9 @@ COLOUR_MAX_D2 = 25.0
 
 
 def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None) -> dict:
-    descs = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
-    icon = _class_scores(model, descs)
+    rots = _rotations(patch, model.shape)
+    descs = np.stack([descriptor(p, model.shape) for p in rots])
+    icon = _class_scores(model, descs, _saturated_cells(rots, model.shape))
     d2 = _colour_d2(model, col)
     tindex = {t: i for i, t in enumerate(model.types)}
     cls_t = np.array([tindex[t] for t, _ in model.labels])
