@@ -93,6 +93,9 @@ _GHOST_WIDE = 1.0  # ... and wider than this many pip radii is a translucent die
 _GAP = 0.15  # a dip this deep (x pip contrast) on the line between two pips is a seam between dice
 _SIDE_RATIO = 1.8  # a side face next to a top face may have pips up to this much smaller
 _SIDE_RATIO_DIM = 2.5  # ... or this much smaller when they are much dimmer too (_DIM_SIDE)
+_SWIRL_RING = 2.0  # a 2's body colour: rings this many pip radii round its pips ...
+_SWIRL_CHROMA = 20.0  # ... at least this colourful (Lab a, b) for a swirl to be told from a seam ...
+_SWIRL_HUE = 25.0  # ... whose every sample on the segment has the body's hue within this many degrees
 _PAINT = 14.0  # largest hue difference (Lab a, b) between the two pips of a 2
 _LOW_VIEW = 0.15  # a flat face above a rounder one by less than this is the top (low camera)
 _LIT_TOP = 1.25  # a flat face above a rounder one whose pips stand out this much more is the top (_lit_flat_top)
@@ -860,6 +863,34 @@ def _line_on_body(gs: np.ndarray, p: Pip, q: Pip) -> bool:
     """True when the segment between two pips stays on uniform die body (see
     :func:`_lines_on_body`, which tests many pairs at once)."""
     return _lines_on_body({p.polarity: gs}, [(p, q)])[0]
+
+
+def _swirl_between(img: _Lab, p: Pip, q: Pip) -> bool:
+    """Is what crosses the segment between two pips (where :func:`_line_on_body` saw a step)
+    the die's own colour, lighter or darker: a marbled die's swirl, not the seam between two
+    dice (the table, a shadow: another hue)? Only a clearly coloured body can tell."""
+    ring = _SWIRL_RING * np.array([p.a, q.a])[:, None]
+    rx = np.array([p.x, q.x])[:, None] + ring * _UNIT12[0]
+    ry = np.array([p.y, q.y])[:, None] + ring * _UNIT12[1]
+    h, w = img.shape[:2]
+    d = _dist(p, q)
+    t = np.linspace(0.0, 1.0, max(6, int(d / 0.8)))
+    t = t[(t * d > 1.5 * p.a) & ((1 - t) * d > 1.5 * q.a)]
+    if not t.size:
+        return False
+    sx, sy = p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t
+    xs = _clamp(np.round(np.concatenate([rx.ravel(), sx])).astype(np.intp), w - 1)
+    ys = _clamp(np.round(np.concatenate([ry.ravel(), sy])).astype(np.intp), h - 1)
+    lab = img.at(ys, xs).reshape(-1, 3).astype(np.float32)
+    ab = lab[:, 1:] - 128.0
+    body = np.median(ab[:rx.size], axis=0)
+    chroma = float(np.hypot(*body))
+    if chroma < _SWIRL_CHROMA:
+        return False
+    line = ab[rx.size:]
+    c = np.hypot(line[:, 0], line[:, 1])
+    cos = (line @ body) / np.maximum(c * chroma, 1e-6)
+    return bool(np.all((c >= 0.5 * chroma) & (cos >= math.cos(math.radians(_SWIRL_HUE)))))
 
 
 def _lines_on_body(gs_by_pol: dict[int, np.ndarray], pairs: list[tuple[Pip, Pip]]) -> list[bool]:
@@ -1905,7 +1936,7 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
             r = 0.5 * (p.a + q.a)
             rb = 0.5 * (math.sqrt(p.a * p.b) + math.sqrt(q.a * q.b))
             d = _dist(p, q)
-            if (4.4 * rb < d < 9.5 * r and _line_on_body(gs_by_pol[p.polarity], p, q)
+            if (4.4 * rb < d < 9.5 * r and (_line_on_body(gs_by_pol[p.polarity], p, q) or _swirl_between(img, p, q))
                     and _two_ok(gs_by_pol, img, p, q, alone=True)
                     and not _crowded_two(p, q, pips, at[:, :2])):
                 pairs.append((d / r, i, j))

@@ -546,11 +546,21 @@ def _finish_tray(finish: str) -> dict:
 
 def test_marbled_dice_are_mostly_read():
     """Swirls of a second colour through the body cross the lines between pips and look like
-    the seam between touching dice. Measured: 128 of 144 right, 4 wrong, 4 extra: a guard
-    against getting worse (the target is the xfail below)."""
+    the seam between touching dice. Measured: 128 of 144 right, 4 wrong, 4 extra; now, a swirl
+    of the die's own hue told from a seam between a 2's pips, 140 right, 2 wrong, 1 extra: a
+    guard against getting worse (the target is the xfail below)."""
     c = _finish_tray("marbled")
-    assert c["right"] >= 0.75 * c["total"], c
-    assert c["wrong"] <= 0.08 * c["total"] and c["extra"] <= 10, c
+    assert c["right"] >= 0.93 * c["total"], c
+    assert c["wrong"] <= 0.03 * c["total"] and c["extra"] <= 4, c
+
+
+def test_a_swirl_of_the_dies_own_colour_between_a_twos_pips_is_no_seam():
+    """A red marbled 2 of 53 px: a lighter red swirl crosses the line between its pips, a step
+    that says "two dice touching here" in grey. In colour it is the die's own hue, where a seam
+    shows the table or a shadow: it is a 2 (a 1 was read, the other pip left over)."""
+    img, _ = _finish_scene("marbled", 0)
+    near = [d for d in read_pips(img) if abs(d["x"] - 540) < 12 and abs(d["y"] - 240) < 12]
+    assert [d["value"] for d in near] == [2], near
 
 
 def test_a_low_camera_reads_the_upper_face_not_the_rounder_one():
@@ -580,7 +590,7 @@ def test_translucent_dice_are_mostly_read():
 
 
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 94 % and 93 %", strict=False)
+                          "face, mottled body) read at 97 % and 95 %", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
