@@ -1254,7 +1254,7 @@ def _body_extent(img: _Lab, p: Pip, thr: float = 18.0, ghosts: list[Pip] = ()) -
     return asym, float(es[4]), float(es[12])
 
 
-def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 2.7)) -> bool:
+def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 2.7), ghosted: bool = False) -> bool:
     """A lone pip counts as a 1 only when it is a clean disc in the middle of a clean patch.
 
     Lone dots are where most false dice come from (key caps, print, specks), so the outline
@@ -1267,7 +1267,7 @@ def _single_pip_is_die(gs: np.ndarray, p: Pip, rings: tuple[float, ...] = (2.2, 
     small_disc = p.a < 4 and p.roundness >= 0.85
     if solidity < (0.82 if small_disc else 0.88) or circ < (0.74 if p.a >= 4 else 0.6):
         return False
-    return _clean_rings(gs, p, rings)
+    return _clean_rings(gs, p, rings, ghosted)
 
 
 def _clean_rings(gs: np.ndarray, p: Pip, rings: tuple[float, ...], ghosted: bool = False) -> bool:
@@ -1928,7 +1928,8 @@ def _faces(gs_by_pol: dict[int, np.ndarray], img: _Lab, pips: list[Pip]) -> list
     # 2. Lone pips: a diagonal pair of similar pips on clean body is a 2, otherwise a 1.
     # (corner pips of a 2 sit near the face edge: only a narrow clean ring is required here)
     flat = [p for p in singles if _flat_lone_pip(gs_by_pol, img, p)]
-    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,))]
+    singles = [p for p in singles if _single_pip_is_die(gs_by_pol[p.polarity], p, (1.5,), ghosted=any(
+        g.polarity == p.polarity and _dist(g, p) < 4.0 * p.a for g in ghosts))]
     pairs = []
     for i, p in enumerate(singles):
         for j in range(i + 1, len(singles)):
