@@ -134,6 +134,8 @@ _GHOSTED_SPREAD = 0.45  # a lone pip with ghosts round it: its rings may spread 
 _GHOSTED_CLEAR = 0.7  # ... when no ring sample comes nearer the pip's darkness than this share of its contrast
 _LIGHT_BODY = 8.0  # a die lighter than the tray: a light blob up to this many (coarsest) pip radii across ...
 _LIGHT_STEP = 30  # ... in which pixels this much lighter (grey levels) than its median are its light pips
+_FINER_BIG = 1.2  # a pip this many times bigger than its dropped finer find ...
+_FINER_ROUND = 0.9  # ... that is at least this round (see _finer_where_alike)
 _CROWD_MIN = 6  # a face read amid this many look-alike marks that no face explains ...
 _CROWD_NEAR = 0.9  # ... between this many ...
 _CROWD_FAR = 3.5  # ... and this many face sides from its centre ...
@@ -158,6 +160,7 @@ class Pip:
     spot: float
     polarity: int  # +1 dark pips on a light die, -1 light pips on a dark die
     stretched: bool = False  # just over its scale's size range (motion blur): any other find wins
+    finer: Pip | None = None  # the largest smaller find of the same pip, dropped for this one (_dedupe)
 
     @property
     def r(self) -> float:
@@ -811,11 +814,35 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     for i, j in zip(hi[dup][o].tolist(), lo[dup][o].tolist(), strict=True):  # row by row: keep[j] is final
         if keep[j]:
             keep[i] = False
+            if pips[j].finer is None:
+                pips[j].finer = pips[i]
     # A coarse blob that covers two or more finer pips is those pips merged, not a pip.
     both = keep[lo] & keep[hi]
     inside = np.bincount(hi[both], (aa[lo] * 1.7 <= aa[hi])[both] & (d2 < aa[hi] ** 2)[both], len(pips))
     inside += np.bincount(lo[both], (aa[hi] * 1.7 <= aa[lo])[both] & (d2 < aa[lo] ** 2)[both], len(pips))
     return [pips[i] for i in np.flatnonzero(keep & (inside < 2)).tolist()]
+
+
+def _finer_where_alike(pips: list[Pip]) -> list[Pip]:
+    """A pip found much bigger (and less round) than the finer find of it that :func:`_dedupe`
+    dropped, and like none of its neighbours while that finer find is like one of them, is the
+    pip run into a mark at the coarser scale (a translucent die's ghost or grain, a marbled
+    swirl): the finer find is the pip. (Motion blur stretches every pip of a face alike: they
+    stay alike and keep their stretched finds.)"""
+    todo = [k for k, p in enumerate(pips)
+            if p.finer is not None and p.a >= _FINER_BIG * p.finer.a and p.finer.roundness >= _FINER_ROUND
+            and p.finer.roundness > p.roundness]
+    if not todo:
+        return pips
+    out = list(pips)
+    xy = np.array([[p.x, p.y] for p in pips])
+    for k in todo:
+        p, f = pips[k], pips[k].finer
+        near = np.flatnonzero(np.hypot(xy[:, 0] - p.x, xy[:, 1] - p.y) < _TIGHT * f.a).tolist()
+        mates = [pips[j] for j in near if j != k and pips[j].polarity == p.polarity]
+        if mates and not any(_similar(p, m) for m in mates) and any(_similar(f, m) for m in mates):
+            out[k] = f
+    return out
 
 
 class _UF:
@@ -3511,6 +3538,7 @@ def _read_at(img: np.ndarray, scale: float, found: tuple | None = None,
         pips, gs_by_pol = (_all_pips(gray, bars=tiny, streaks=streaks) if regions is None
                            else _all_pips_in(gray, regions, bars=tiny))
     lab = _Lab(work, gray)
+    pips = _finer_where_alike(pips)
     faces = _faces(gs_by_pol, lab, pips)
     grouped = {id(p) for f in faces if len(f.pips) > 1 for p in f.pips}
     cands = [f for f in faces if f.reason == "candidate"]

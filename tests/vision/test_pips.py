@@ -547,8 +547,9 @@ def _finish_tray(finish: str) -> dict:
 def test_marbled_dice_are_mostly_read():
     """Swirls of a second colour through the body cross the lines between pips and look like
     the seam between touching dice. Measured: 128 of 144 right, 4 wrong, 4 extra; now, a swirl
-    of the die's own hue told from a seam between a 2's pips, 140 right, 2 wrong, 1 extra: a
-    guard against getting worse (the target is the xfail below)."""
+    of the die's own hue told from a seam between a 2's pips, 140 right, 2 wrong, 1 extra; with
+    pips run into a swirl measured on their finer finds, 141, 1, 1: a guard against getting
+    worse (the target is the xfail below)."""
     c = _finish_tray("marbled")
     assert c["right"] >= 0.93 * c["total"], c
     assert c["wrong"] <= 0.03 * c["total"] and c["extra"] <= 4, c
@@ -590,7 +591,7 @@ def test_translucent_dice_are_mostly_read():
 
 
 @pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 97 % and 95 %", strict=False)
+                          "face, mottled body) read at 98 % and 97 %, one wrong each", strict=False)
 @pytest.mark.parametrize("finish", ["marbled", "translucent"])
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
     c = _finish_tray(finish)
@@ -767,6 +768,16 @@ def test_translucent_one_whose_near_ring_shows_ghosts_is_read():
     dice = read_pips(img)
     assert [d["value"] for d in dice if abs(d["x"] - 90) < 10 and abs(d["y"] - 100) < 10] == [1], dice
     assert not [d for d in dice if abs(d["x"] - 92) < 10 and abs(d["y"] - 129) < 10], dice
+
+
+def test_pip_run_into_a_ghost_at_the_coarser_scale_gives_way_to_its_finer_find():
+    """A white translucent 4 of 45 px on wood: on the half-size copy one corner pip runs into a
+    ghost of the bottom face and is found half as big again (8.4 px against 5.8), like none of
+    the other three; the finer find of it, dropped as the smaller duplicate, is like them. It
+    is the pip: a 4 (a lone 1 was read, a wrong value)."""
+    img, _ = _finish_scene("translucent", 5)
+    near = [d for d in read_pips(img) if abs(d["x"] - 540) < 12 and abs(d["y"] - 100) < 12]
+    assert [d["value"] for d in near] == [4], near
 
 
 def test_one_die_with_two_candidate_tops_does_not_turn_the_camera():
