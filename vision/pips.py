@@ -825,10 +825,11 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
 
 def _finer_where_alike(pips: list[Pip]) -> list[Pip]:
     """A pip found much bigger (and less round) than the finer find of it that :func:`_dedupe`
-    dropped, and like none of its neighbours while that finer find is like one of them, is the
-    pip run into a mark at the coarser scale (a translucent die's ghost or grain, a marbled
-    swirl): the finer find is the pip. (Motion blur stretches every pip of a face alike: they
-    stay alike and keep their stretched finds.)"""
+    dropped, and like at most one of its neighbours (another pip run into a mark) while that
+    finer find is like more of them, is the pip run into a mark at the coarser scale (a
+    translucent die's ghost or grain, a marbled swirl): the finer find is the pip. (Motion
+    blur stretches every pip of a face alike: they stay alike and keep their stretched finds.
+    The neighbours are taken as already mended.)"""
     todo = [k for k, p in enumerate(pips)
             if p.finer is not None and p.a >= _FINER_BIG * p.finer.a and p.finer.roundness >= _FINER_ROUND
             and p.finer.roundness > p.roundness]
@@ -839,8 +840,9 @@ def _finer_where_alike(pips: list[Pip]) -> list[Pip]:
     for k in todo:
         p, f = pips[k], pips[k].finer
         near = np.flatnonzero(np.hypot(xy[:, 0] - p.x, xy[:, 1] - p.y) < _TIGHT * f.a).tolist()
-        mates = [pips[j] for j in near if j != k and pips[j].polarity == p.polarity]
-        if mates and not any(_similar(p, m) for m in mates) and any(_similar(f, m) for m in mates):
+        mates = [out[j] for j in near if j != k and out[j].polarity == p.polarity]
+        alike, alike_finer = sum(_similar(p, m) for m in mates), sum(_similar(f, m) for m in mates)
+        if alike <= 1 and alike_finer > alike:
             out[k] = f
     return out
 

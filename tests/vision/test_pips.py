@@ -583,17 +583,21 @@ def test_translucent_dice_are_mostly_read():
     """The ghost pips of a translucent die's bottom face run into its pips at the pip threshold
     (one lopsided blob); the pip is measured on its dark core then. Measured: 129 of 144 right,
     2 wrong, 6 extra (123, 5 and 8 before a 2's round twin pips could differ in body level;
-    99 right, 17 extra before the core was used): a guard against getting
-    worse (the target is the xfail below)."""
+    99 right, 17 extra before the core was used); now, pips run into ghosts or grain measured
+    on their finer finds, 142 right, none wrong, 1 extra: a guard against getting worse (the
+    target below is met)."""
     c = _finish_tray("translucent")
-    assert c["right"] >= 0.8 * c["total"], c
-    assert c["wrong"] <= 0.06 * c["total"] and c["extra"] <= 10, c
+    assert c["right"] >= 0.93 * c["total"], c
+    assert c["wrong"] <= 0.02 * c["total"] and c["extra"] <= 4, c
 
 
-@pytest.mark.xfail(reason="known weakness: marbled and translucent dice (ghost pips of the bottom "
-                          "face, mottled body) read at 98 % and 97 %, one wrong each", strict=False)
-@pytest.mark.parametrize("finish", ["marbled", "translucent"])
+@pytest.mark.parametrize("finish", [
+    pytest.param("marbled", marks=pytest.mark.xfail(
+        reason="known weakness: marbled dice read at 98 % (141 of 144), one of them wrong", strict=False)),
+    "translucent"])  # (142 of 144 right, none wrong)
 def test_marbled_and_translucent_dice_read_as_plain_ones(finish):
+    """Dice with a finish (ghost pips of the bottom face through a translucent body, swirls of
+    a second colour through a marbled one) read as plain dice do: 97 % right, none wrong."""
     c = _finish_tray(finish)
     assert c["right"] >= 0.97 * c["total"] and c["wrong"] == 0, c
 
@@ -776,6 +780,15 @@ def test_pip_run_into_a_ghost_at_the_coarser_scale_gives_way_to_its_finer_find()
     the other three; the finer find of it, dropped as the smaller duplicate, is like them. It
     is the pip: a 4 (a lone 1 was read, a wrong value)."""
     img, _ = _finish_scene("translucent", 5)
+    near = [d for d in read_pips(img) if abs(d["x"] - 540) < 12 and abs(d["y"] - 100) < 12]
+    assert [d["value"] for d in near] == [4], near
+
+
+def test_two_pips_run_into_ghosts_alike_do_not_make_a_two():
+    """A green translucent 4 of 56 px on wood: two opposite corner pips run into ghosts on the
+    half-size copy, both found too big (8.6 and 8.0 px against 6.8) and alike each other: they
+    made a 2 (a wrong value). Their finer finds are like the other two pips: a 4."""
+    img, _ = _finish_scene("translucent", 9)
     near = [d for d in read_pips(img) if abs(d["x"] - 540) < 12 and abs(d["y"] - 100) < 12]
     assert [d["value"] for d in near] == [4], near
 
