@@ -800,16 +800,6 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
     # dup: pip hi (smaller or equal, later) repeats the kept pip lo
     dup = (d2 < (0.8 * aa[lo]) ** 2) & (aa[lo] < 1.7 * aa[hi])
     keep = np.ones(len(pips), bool)
-    # A longish find of a pip whose width is the size of a round last-resort find there (just
-    # over the finest scale's range, see _find_pips_at) is that pip run into a mark beside it
-    # at the coarser scale (a translucent die's grain, a ghost): the round find wins.
-    bb = np.array([p.b for p in pips])
-    st = np.array([p.stretched for p in pips])
-    run_into = (dup & st[hi] & ~st[lo] & (bb[lo] < 0.85 * aa[lo]) & (bb[hi] >= 0.9 * aa[hi])
-                & (np.abs(aa[hi] - bb[lo]) <= 0.15 * aa[hi]))
-    if run_into.any():
-        keep[lo[run_into]] = False
-        dup &= ~run_into & keep[lo]
     o = np.argsort(hi[dup] * len(pips) + lo[dup])
     for i, j in zip(hi[dup][o].tolist(), lo[dup][o].tolist(), strict=True):  # row by row: keep[j] is final
         if keep[j]:
