@@ -31,7 +31,10 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   colour masks opened about half a die wide are looked at again at the sure size; a sure reading
   there replaces an unsure one, or a sure one of a poorly shaped outline that scored lower. With
   nothing read for sure (a lone token on a table of its colour), edge outlines of any size are
-  tried. Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
+  tried. Round tokens are also looked for as circles (Hough) of the sure ones' size, of a taught
+  colour: a token the colour of the table, crossed by lines, merges with it in the colour masks
+  and edge outlines; a sure reading there replaces an unsure one or one that was barely sure.
+  Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
@@ -1092,6 +1095,17 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                          if _free(f[1], places)], False))
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
+    if model.shape == "round" and sure and HOUGH_TOKENS:
+        # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
+        # outlines merge with the table, but their rims are still circles of the sure ones' size
+        # (an outline that takes in the token's shadow reads it off-centre: a circle may read it better)
+        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure
+                  if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN]
+        med = float(np.median([e["_area"] for e in sure]))
+        n0 = len(cand)
+        classify(_group([f for f in _circle_outlines(img_bgr, model, feat, med) if _free(f[1], places)], False))
+        cand = _merge_readings(cand[:n0], cand[n0:], scale)
+        sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
     if ref:
@@ -1116,6 +1130,33 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             out.append(e)
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
+
+
+HOUGH_TOKENS = True
+HOUGH_HOLD_MARGIN = 0.1
+
+
+def _circle_outlines(img_bgr, model: SetModel, feat, med: float) -> list:
+    """Circles about as big as the sure readings (of area ``med``) found by the Hough transform,
+    of a taught colour: (type, contour, area, quality)."""
+    r0 = math.sqrt(med / math.pi)
+    g = cv2.GaussianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.2 * r0, param1=80, param2=18,
+                               minRadius=max(4, int(0.8 * r0)), maxRadius=int(1.2 * r0) + 1)
+    if circles is None:
+        return []
+    h, w = img_bgr.shape[:2]
+    found = []
+    t_ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    for cx, cy, r in circles[0][:MAX_CANDIDATES]:
+        if cx - r < 1 or cy - r < 1 or cx + r > w - 2 or cy + r > h - 2:
+            continue
+        cnt = np.stack([cx + r * np.cos(t_ang), cy + r * np.sin(t_ang)], axis=1).round().astype(np.int32)[:, None]
+        d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
+        t = int(np.argmin(d2))
+        if d2[t] < EDGE_ANY_D2:
+            found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
+    return found
 
 
 # --- learning ----------------------------------------------------------------------------------
