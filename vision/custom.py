@@ -34,6 +34,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   tried. Round tokens are also looked for as circles (Hough) of the sure ones' size, of a taught
   colour: a token the colour of the table, crossed by lines, merges with it in the colour masks
   and edge outlines; a sure reading there replaces an unsure one or one that was barely sure.
+  With nothing read for sure, circles of any plausible size are tried, found in grey and in
+  likeness to the taught colours (a token of the table's brightness, not quite its hue).
   Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
@@ -1095,6 +1097,17 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                          if _free(f[1], places)], False))
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
+    if model.shape == "round" and not sure and HOUGH_TOKENS:
+        # nothing read for sure (round tokens of the table's hue): circles of any plausible size
+        h, w = img_bgr.shape[:2]
+        side = min(h, w)
+        n0 = len(cand)
+        classify(_group(_circle_outlines(img_bgr, model, feat, HOUGH_ANY[0] * side, HOUGH_ANY[1] * side,
+                                         HOUGH_ANY_MOST, by_colour=True), False))
+        new = [e for e in cand[n0:] if e["face"] is not None]
+        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
+        cand = [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new
+        sure = new
     if model.shape == "round" and sure and HOUGH_TOKENS:
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
         # outlines merge with the table, but their rims are still circles of the sure ones' size
@@ -1103,7 +1116,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                   if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN]
         med = float(np.median([e["_area"] for e in sure]))
         n0 = len(cand)
-        classify(_group([f for f in _circle_outlines(img_bgr, model, feat, med) if _free(f[1], places)], False))
+        r0 = math.sqrt(med / math.pi)
+        classify(_group([f for f in _circle_outlines(img_bgr, model, feat, 0.8 * r0, 1.2 * r0)
+                         if _free(f[1], places)], False))
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
@@ -1134,21 +1149,32 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
 
 HOUGH_TOKENS = True
 HOUGH_HOLD_MARGIN = 0.1
+HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
+HOUGH_ANY_MOST = 60
 
 
-def _circle_outlines(img_bgr, model: SetModel, feat, med: float) -> list:
-    """Circles about as big as the sure readings (of area ``med``) found by the Hough transform,
-    of a taught colour: (type, contour, area, quality)."""
-    r0 = math.sqrt(med / math.pi)
-    g = cv2.GaussianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
-    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.2 * r0, param1=80, param2=18,
-                               minRadius=max(4, int(0.8 * r0)), maxRadius=int(1.2 * r0) + 1)
-    if circles is None:
-        return []
+def _circle_outlines(img_bgr, model: SetModel, feat, rmin: float, rmax: float, most: int = MAX_CANDIDATES,
+                     by_colour: bool = False) -> list:
+    """Circles of radius ``rmin``..``rmax`` found by the Hough transform in grey (at most
+    ``most``, the strongest first), of a taught colour: (type, contour, area, quality). With
+    ``by_colour`` also in likeness to the nearest taught colour: a token of the table's
+    brightness but not quite its hue shows there only (its circles there are less exact: they
+    take in shading of the token's colour)."""
+    maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)]
+    if by_colour:
+        z = (feat[:, :, None, :] - model.die_mu[None, None]) / model.die_sd[None, None]
+        d2 = (z * z).sum(axis=3).min(axis=2)
+        maps.append((255.0 * np.exp(-d2 / (2.0 * EDGE_ANY_D2))).astype(np.uint8))
+    got = []
+    for img in maps:
+        c = cv2.HoughCircles(cv2.GaussianBlur(img, (0, 0), 1.5), cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
+                             param1=80, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
+        if c is not None:
+            got += c[0][:most].tolist()
     h, w = img_bgr.shape[:2]
     found = []
     t_ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    for cx, cy, r in circles[0][:MAX_CANDIDATES]:
+    for cx, cy, r in got:
         if cx - r < 1 or cy - r < 1 or cx + r > w - 2 or cy + r > h - 2:
             continue
         cnt = np.stack([cx + r * np.cos(t_ang), cy + r * np.sin(t_ang)], axis=1).round().astype(np.int32)[:, None]
