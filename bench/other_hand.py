@@ -23,6 +23,7 @@ import colorsys
 import glob
 import json
 import math
+import os
 from pathlib import Path
 
 import cv2
@@ -31,7 +32,10 @@ import numpy as np
 W, H = 640, 480
 SS = 2  # drawn at twice the size, then shrunk (antialiasing)
 TEX = 128  # side of a face's texture
-PHOTOS = "/work/shared/datasets/dice-dev/Train/*.jpg"
+# real table photos (the dice-dev set beside the repository, or $OTHER_HAND_PHOTOS); without them
+# the "photo" tables are gradients
+PHOTOS = os.environ.get("OTHER_HAND_PHOTOS",
+                        str(Path(__file__).resolve().parents[2] / "shared/datasets/dice-dev/Train/*.jpg"))
 
 # ---------------------------------------------------------------- icons (a mask on a TEX x TEX face)
 
@@ -280,6 +284,8 @@ def _photo_table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def table(rng: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, str]:
     kind = ["flat", "wood", "checker", "dots", "gradient", "photo"][int(rng.integers(6))]
+    if kind == "photo" and not glob.glob(PHOTOS):
+        kind = "gradient"
     hue = rng.uniform(0, 360)
     col = np.array(_hsv(hue, rng.uniform(0.1, 0.7), rng.uniform(0.25, 0.85)), np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
