@@ -14,6 +14,12 @@ A judge's set and scenes::
 
     .venv/bin/python bench/vision_sets.py --set SET_DIR --scenes SCENES_DIR [--per-face 5]
 
+A stand-in for the judge's hidden set, drawn by an independent renderer (bench/other_hand.py:
+other bodies, icons, tables and light than vision/render.py)::
+
+    .venv/bin/python bench/other_hand.py /tmp/oh --seed 1 --kind dice --examples crops --scenes 40
+    .venv/bin/python bench/vision_sets.py --set /tmp/oh/set --scenes /tmp/oh/scenes
+
 SCENES_DIR holds pictures and their truth: either ``<stem>.json`` beside each picture, or one
 ``truth.json``/``labels.json`` mapping picture file name -> truth. A truth is a list of objects
 ``{"x", "y", "type", "face"}`` (optionally "w"/"h"), or ``{"dice": [...], "tokens": [...]}``.
