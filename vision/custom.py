@@ -636,7 +636,7 @@ def _edge_only(img_bgr, model: SetModel, feat, cuts, med: float, min_area: float
         ksz = max(5, int(EDGE_OPEN * math.sqrt(med)) | 1)
         big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ksz, ksz))
     for cut in cuts:
-        comps = _enclosed(cut, max(min_area, 0.5 * med), allow_border)
+        comps = _enclosed(cut, max(min_area, 0.5 * med), allow_border, bitten=model.shape == "square")
         if EDGE_OPEN:
             # a die whose outline has a gap leaks into the table square or shadow beside it:
             # an opening about half a die wide cuts such necks
@@ -720,10 +720,12 @@ def _filled_outlines(img_bgr, model: SetModel, feat, cuts, med: float, min_area:
 HULL_ON_EDGES = 0.65  # share of an edge hull's outline that must run along edges
 
 
-def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool) -> list[dict]:
+def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool, bitten: bool = False) -> list[dict]:
     """Every region enclosed by edges, as a component with its holes filled; a region inside
     another one (a die on a disc of its colour) is a region of its own. A region notched by the
-    symbol's edges where they meet the outline also gives its convex hull."""
+    symbol's edges where they meet the outline also gives its convex hull; with ``bitten`` even
+    when the region itself is smaller than ``min_area`` (dice: an embossed symbol run into a small
+    die's outline takes a big bite out of its face; for tokens it let more table shapes in)."""
     h, w = cut.shape
     m = cv2.morphologyEx(cv2.bitwise_not(cut), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if not allow_border:
@@ -731,8 +733,9 @@ def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool) -> list[dict
     cnts, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     out = []
     for c, (_, _, _, parent) in zip(cnts, hier[0] if hier is not None else [], strict=False):
-        if parent >= 0 or cv2.contourArea(c) < 0.7 * min_area:
-            continue  # a hole, or too small
+        if parent >= 0 or cv2.contourArea(c) < (ENCLOSED_NOTCH if bitten else 1.0) * 0.7 * min_area \
+                or cv2.contourArea(cv2.convexHull(c)) < 0.7 * min_area:
+            continue  # a hole, or too small (even its hull)
         # grow back by the pixel the edges were dilated by
         x, y, bw, bh = cv2.boundingRect(c)
         r = np.zeros((bh + 4, bw + 4), np.uint8)
@@ -741,11 +744,17 @@ def _enclosed(cut: np.ndarray, min_area: float, allow_border: bool) -> list[dict
                                     cv2.CHAIN_APPROX_NONE)
         c = max(grown, key=cv2.contourArea) + [x - 2, y - 2]
         comp = _components_from_cnt(c, h, w)
-        if comp is None or comp["area"] < min_area:
+        if comp is None:
             continue
-        comps = [comp]
+        if comp["area"] < min_area and not bitten:
+            continue
+        comps = [comp] if comp["area"] >= min_area else []
         if ENCLOSED_NOTCH <= comp["solidity"] < 0.82:
-            comps.append(_components_from_cnt(cv2.convexHull(c), h, w))
+            # the hull counts even when the notched region is too small (an embossed symbol
+            # whose edges meet the outline takes a big bite out of a small die's face)
+            hull = _components_from_cnt(cv2.convexHull(c), h, w)
+            if hull is not None and hull["area"] >= min_area:
+                comps.append(hull)
         for comp in comps:
             x, y, bw, bh = cv2.boundingRect(comp["cnt"])
             comp["touching"] = not allow_border and (x <= 0 or y <= 0 or x + bw >= w or y + bh >= h)
@@ -1059,7 +1068,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # table, and no size is known. Outlines closed by edges alone, of the set's shape and any
         # size, of a taught colour; only a sure reading there counts (it replaces an unsure one)
         h, w = img_bgr.shape[:2]
-        comps = [c for cut in info["cuts"] for c in _enclosed(cut, info["min_area"], False)]
+        comps = [c for cut in info["cuts"] for c in _enclosed(cut, info["min_area"], False,
+                                                           bitten=model.shape == "square")]
         n0 = len(cand)
         classify(_group(_typed_outlines(img_bgr, model, feat, comps, ANY_SIZE_MAX * h * w, 0.8), False))
         new = [e for e in cand[n0:] if e["face"] is not None]

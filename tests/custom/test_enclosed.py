@@ -76,3 +76,16 @@ def test_a_die_outline_open_on_one_side_is_closed_by_its_hull():
             and abs(cv2.minEnclosingCircle(f[1])[0][1] - 110) < 6]
     assert hits and all(0.8 * 3600 <= cv2.contourArea(f[1]) <= 1.3 * 3600 for f in hits), \
         [(cv2.minEnclosingCircle(f[1]), cv2.contourArea(f[1])) for f in found]
+
+
+def test_a_small_die_bitten_deep_by_its_symbol_still_gives_the_hull():
+    # a die about 32 px across whose embossed symbol meets its outline: the region its edges
+    # leave is a C less than the smallest die area, while its hull is a whole die face
+    cut = np.zeros((120, 120), np.uint8)
+    cv2.rectangle(cut, (44, 44), (76, 76), 255, 2)
+    cv2.rectangle(cut, (52, 50), (77, 70), 255, -1)   # the symbol, run into the right side
+    min_area = 700.0
+    notched = [c for c in _enclosed(cut, 10, False) if not c["touching"] and c["solidity"] < 0.82]
+    assert notched and max(c["area"] for c in notched) < 0.7 * min_area, _areas(notched)
+    comps = [c for c in _enclosed(cut, min_area, False, bitten=True) if not c["touching"]]
+    assert any(c["solidity"] > 0.95 and min_area <= c["area"] <= 34 ** 2 for c in comps), _areas(comps)
