@@ -63,6 +63,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -1336,11 +1338,23 @@ def _whole(img: np.ndarray) -> np.ndarray:
     return np.array([[[0, 0]], [[w - 1, 0]], [[w - 1, h - 1]], [[0, h - 1]]], np.int32)
 
 
+LEARN_THREADS = min(4, os.cpu_count() or 1)  # pictures looked at side by side while learning (OpenCV
+                                             # and numpy let go of the interpreter lock)
+
+
+def _each(fn, items: list) -> list:
+    """``[fn(x) for x in items]``, on up to LEARN_THREADS threads (same results, same order)."""
+    if LEARN_THREADS <= 1 or len(items) < 4:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(LEARN_THREADS) as pool:
+        return list(pool.map(fn, items))
+
+
 def _locate(examples: list[Example], types: list[str]) -> list[np.ndarray | None]:
     """Pass 1: colour-blind candidates in every picture; the body colour of a type is the colour
     that turns up as a compact blob in most of that type's pictures (backgrounds differ).
     Returns the object's outline in each picture (or None)."""
-    cands = [_generic_candidates(e.image) for e in examples]
+    cands = _each(_generic_candidates, [e.image for e in examples])
     first: list[np.ndarray | None] = [None] * len(examples)
     for t in types:
         idx = [i for i, e in enumerate(examples) if e.type == t]
