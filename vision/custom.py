@@ -18,7 +18,9 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   the learned model: of every place the detector finds in the type's colour (a busy table gives
   hundreds; the die need not be among the best-shaped) that shows a symbol, the outline matching
   them best is kept; a photo in which nothing was found at first is searched so too (learned if
-  it matches them well, else skipped with a warning).
+  it matches them well, else skipped with a warning). When none of those places does better,
+  the photo's colour-blind candidates are tried, colour counting little: a die under a colour
+  cast of its own is not of its type's learned colour.
 * **Detection**: pixels that match a learned body colour -> holes filled -> connected components
   filtered by size and shape (square vs round is learned from the examples too); a second look
   with an opening about half a die wide frees dice touched by lines or shapes of their colour; a
@@ -1690,6 +1692,31 @@ def _photo_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src
     return best
 
 
+def _any_colour_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src: np.ndarray):
+    """As _photo_search, among the colour-blind candidates of the photo (a die under a colour cast
+    of its own is not of its type's learned colour): the one whose symbol best matches the other
+    examples of class ``c``, its colour counting only as far as ANY_COLOUR_CAP. (score, patch,
+    colour) or None."""
+    feat = colour_features(cv2.GaussianBlur(orig, (0, 0), 1.2))
+    floor = BLANK_RATIO * float(model.cls_energy[c]) if model.cls_energy is not None else 0.0
+    best = None
+    for cnt, col, _q in _generic_candidates(orig):
+        if cv2.contourArea(cnt) >= 0.5 * orig.shape[0] * orig.shape[1]:
+            continue  # the whole picture: not a whole photo's object
+        patch = canonical_patch(orig, cnt, model.shape)
+        if icon_energy(patch, model.shape) < floor:
+            continue
+        col = _body_colour(orig, cnt, feat)
+        d2 = min(float(_colour_d2(model, col)[t]), ANY_COLOUR_CAP)
+        sc = _own_score(model, patch, k, c, src, d2)
+        if best is None or sc > best[0]:
+            best = (sc, patch, col)
+    return best
+
+
+ANY_COLOUR_CAP = 10.0  # colour distance counted at most in that search (a penalty of 0.2)
+
+
 def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tindex, ucols, energies) -> int:
     """In whole-photo examples the first guess of the object may be a shape of the table: read the
     photo with the learned model and keep the outline that best matches the other examples of its
@@ -1706,7 +1733,9 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
             continue  # plainly right, or a tight crop
         best = _photo_search(model, orig, k, c, t, src)
         if best is None or best[0] < cur + RELOCATE_GAIN:
-            continue
+            best = _any_colour_search(model, orig, k, c, t, src)
+            if best is None or best[0] < max(cur + RELOCATE_GAIN, RECOVER_MIN):
+                continue
         _, patch, col = best
         rows = np.flatnonzero(src == k)
         augs = _augment(patch)
@@ -1741,7 +1770,9 @@ def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, s
         k = len(used)
         best = _photo_search(model, e.image, k, c, t, src)
         if best is None or best[0] < RECOVER_MIN:
-            continue
+            best = _any_colour_search(model, e.image, k, c, t, src)
+            if best is None or best[0] < RECOVER_MIN:
+                continue
         _, patch, col = best
         augs = _augment(patch)
         model.desc = np.concatenate([model.desc, np.stack([descriptor(a, model.shape) for a in augs])])
