@@ -1165,6 +1165,7 @@ HOUGH_TOKENS = True
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
+HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 
 
 def _circle_outlines(img_bgr, model: SetModel, feat, rmin: float, rmax: float, most: int = MAX_CANDIDATES,
@@ -1181,8 +1182,13 @@ def _circle_outlines(img_bgr, model: SetModel, feat, rmin: float, rmax: float, m
         maps.append((255.0 * np.exp(-d2 / (2.0 * EDGE_ANY_D2))).astype(np.uint8))
     got = []
     for img in maps:
-        c = cv2.HoughCircles(cv2.GaussianBlur(img, (0, 0), 1.5), cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
-                             param1=80, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
+        img = cv2.GaussianBlur(img, (0, 0), 1.5)
+        # a dim picture (dark tokens on a dark cloth) has weak edges: the edge threshold follows
+        # the picture's gradients there, up to the usual 80
+        mag = cv2.magnitude(cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1))
+        p1 = float(np.clip(2.0 * np.percentile(mag[::2, ::2], 90), HOUGH_EDGE_MIN, 80.0))
+        c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
+                             param1=p1, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
         if c is not None:
             got += c[0][:most].tolist()
     h, w = img_bgr.shape[:2]
