@@ -36,6 +36,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   tried. Round tokens are also looked for as circles (Hough) of the sure ones' size, of a taught
   colour: a token the colour of the table, crossed by lines, merges with it in the colour masks
   and edge outlines; a sure reading there replaces an unsure one or one that was barely sure.
+  Circles up to 1.6 times wider are tried too (the sure ones may be a rimmed token's inner
+  disc), and of a place's circles the one that reads best is kept.
   With nothing read for sure, circles of any plausible size are tried, found in grey and in
   likeness to the taught colours (a token of the table's brightness, not quite its hue).
   Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
@@ -1052,10 +1054,10 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     cand = []
     info: dict = {}
 
-    def classify(groups) -> None:
+    def classify(groups, every: bool = False) -> None:
         for group in groups:
             es = [_entry(img_bgr, feat, group[0][1], model, scale)]
-            if es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
+            if every or es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
                 es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
             elif es[0]["_q"] < RETRY_Q:
                 # sure, but of a poorly shaped outline (the die with a shape it touches): a
@@ -1131,8 +1133,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         med = float(np.median([e["_area"] for e in sure]))
         n0 = len(cand)
         r0 = math.sqrt(med / math.pi)
-        classify(_group([f for f in _circle_outlines(img_bgr, model, feat, 0.8 * r0, 1.2 * r0)
-                         if _free(f[1], places)], False))
+        # also wider: the sure ones may be a rimmed token's inner disc, its whole disc up to 1.6
+        # times as wide (two searches: circles closer than their radius to a stronger one are not
+        # returned); of a place's circles the one that reads best is kept
+        circles = [f for lo, hi in HOUGH_SIZES for f in _circle_outlines(img_bgr, model, feat, lo * r0, hi * r0)]
+        classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
@@ -1165,6 +1170,7 @@ HOUGH_TOKENS = True
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
+HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 
 
