@@ -1,8 +1,8 @@
 """The reader on rendered scenes it did not learn from, with 5 examples per face.
 
 The issue's target is 99 % per die/token. The floors asserted here are what the reader reaches
-today (see bench/vision_sets.py for the figures); the 99 % target is kept as an xfail so it shows
-up in every run until it is met.
+today (see bench/vision_sets.py for the figures); the 99 % target is a plain test where it is
+met and an xfail where it is not yet (castle dice, 98.9 % on these scenes).
 """
 
 from __future__ import annotations
@@ -36,9 +36,11 @@ def test_accuracy_floor(results, which, floor):
     assert r["accuracy"] >= floor, r
 
 
-@pytest.mark.xfail(reason="issue 4 target of 99 % per die is not reached yet (see bench/vision_sets.py)",
-                   strict=False)
-@pytest.mark.parametrize("which", ["castle", "alt", "tokens", "alt-tokens"])
+@pytest.mark.parametrize("which", [
+    pytest.param("castle", marks=pytest.mark.xfail(
+        reason="issue 4 target of 99 % per die: castle dice read 98.9 % here (see bench/vision_sets.py)",
+        strict=False)),
+    "alt", "tokens", "alt-tokens"])
 def test_accuracy_target(results, which):
     assert results[which]["accuracy"] >= TARGET, results[which]
 
