@@ -2,7 +2,7 @@
 
 The issue's target is 99 % per die/token. The floors asserted here are what the reader reaches
 today (see bench/vision_sets.py for the figures); the 99 % target is a plain test where it is
-met and an xfail where it is not yet (castle dice, 98.9 % on these scenes).
+met and an xfail where it is not yet (castle dice).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_accuracy_floor(results, which, floor):
 
 @pytest.mark.parametrize("which", [
     pytest.param("castle", marks=pytest.mark.xfail(
-        reason="issue 4 target of 99 % per die: castle dice read 98.9 % here (see bench/vision_sets.py)",
+        reason="issue 4 target of 99 % per die: castle dice still read below it on these scenes (see bench/vision_sets.py)",
         strict=False)),
     "alt", "tokens", "alt-tokens"])
 def test_accuracy_target(results, which):
