@@ -1050,6 +1050,14 @@ def _free(cnt: np.ndarray, places: list) -> bool:
     return all(math.hypot(cx - x, cy - y) > 0.7 * max(r, 0.7 * a) for x, y, a in places)
 
 
+def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[dict], list[dict]]:
+    """Of the readings from ``n0`` on (a pass made when nothing was sure), only the sure ones count;
+    they replace the earlier readings at their places. Returns (readings, the sure ones)."""
+    new = [e for e in cand[n0:] if e["face"] is not None]
+    spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
+    return [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new, new
+
+
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
     info: dict = {}
@@ -1078,10 +1086,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                                                            bitten=model.shape == "square")]
         n0 = len(cand)
         classify(_group(_typed_outlines(img_bgr, model, feat, comps, ANY_SIZE_MAX * h * w, 0.8), False))
-        new = [e for e in cand[n0:] if e["face"] is not None]
-        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
-        cand = [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new
-        sure = new
+        cand, sure = _sure_ones_replace(cand, n0, scale)
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
         # the die's colour): look again for dice the colour of the table at the size of the sure
@@ -1118,12 +1123,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         h, w = img_bgr.shape[:2]
         side = min(h, w)
         n0 = len(cand)
-        classify(_group(_circle_outlines(img_bgr, model, feat, HOUGH_ANY[0] * side, HOUGH_ANY[1] * side,
+        classify(_group(_circle_outlines(img_bgr, model, feat, [(HOUGH_ANY[0] * side, HOUGH_ANY[1] * side)],
                                          HOUGH_ANY_MOST, by_colour=True), False))
-        new = [e for e in cand[n0:] if e["face"] is not None]
-        spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
-        cand = [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new
-        sure = new
+        cand, sure = _sure_ones_replace(cand, n0, scale)
     if model.shape == "round" and sure and HOUGH_TOKENS:
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
         # outlines merge with the table, but their rims are still circles of the sure ones' size
@@ -1134,9 +1136,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         n0 = len(cand)
         r0 = math.sqrt(med / math.pi)
         # also wider: the sure ones may be a rimmed token's inner disc, its whole disc up to 1.6
-        # times as wide (two searches: circles closer than their radius to a stronger one are not
-        # returned); of a place's circles the one that reads best is kept
-        circles = [f for lo, hi in HOUGH_SIZES for f in _circle_outlines(img_bgr, model, feat, lo * r0, hi * r0)]
+        # times as wide; of a place's circles the one that reads best is kept
+        circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in HOUGH_SIZES])
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
@@ -1174,10 +1175,12 @@ HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' 
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 
 
-def _circle_outlines(img_bgr, model: SetModel, feat, rmin: float, rmax: float, most: int = MAX_CANDIDATES,
+def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
                      by_colour: bool = False) -> list:
-    """Circles of radius ``rmin``..``rmax`` found by the Hough transform in grey (at most
-    ``most``, the strongest first), of a taught colour: (type, contour, area, quality). With
+    """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
+    (at most ``most`` per range, the strongest first; circles closer than about their radius to a
+    stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
+    colour: (type, contour, area, quality). With
     ``by_colour`` also in likeness to the nearest taught colour: a token of the table's
     brightness but not quite its hue shows there only (its circles there are less exact: they
     take in shading of the token's colour)."""
@@ -1193,10 +1196,11 @@ def _circle_outlines(img_bgr, model: SetModel, feat, rmin: float, rmax: float, m
         # the picture's gradients there, up to the usual 80
         mag = cv2.magnitude(cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1))
         p1 = float(np.clip(2.0 * np.percentile(mag[::2, ::2], 90), HOUGH_EDGE_MIN, 80.0))
-        c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
-                             param1=p1, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
-        if c is not None:
-            got += c[0][:most].tolist()
+        for rmin, rmax in radii:
+            c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
+                                 param1=p1, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
+            if c is not None:
+                got += c[0][:most].tolist()
     h, w = img_bgr.shape[:2]
     found = []
     t_ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
@@ -1712,7 +1716,7 @@ def _any_colour_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int
     feat = colour_features(cv2.GaussianBlur(orig, (0, 0), 1.2))
     floor = BLANK_RATIO * float(model.cls_energy[c]) if model.cls_energy is not None else 0.0
     best = None
-    for cnt, col, _q in _generic_candidates(orig):
+    for cnt, _col, _q in _generic_candidates(orig):
         if cv2.contourArea(cnt) >= 0.5 * orig.shape[0] * orig.shape[1]:
             continue  # the whole picture: not a whole photo's object
         patch = canonical_patch(orig, cnt, model.shape)

@@ -39,7 +39,7 @@ def test_circles_of_the_tables_brightness_are_found_by_their_colour(token_set):
     assert abs(int(g_table) - int(g_token)) <= 4
     img = np.clip(img + np.random.default_rng(0).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
     feat = custom.colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
-    found = custom._circle_outlines(img, model, feat, 15, 30, by_colour=True)
+    found = custom._circle_outlines(img, model, feat, [(15, 30)], by_colour=True)
     for cx, cy in centres:
         assert any(np.hypot(*(c.reshape(-1, 2).mean(axis=0) - (cx, cy))) < 5 for _, c, _, _ in found), (cx, cy)
 
@@ -57,7 +57,7 @@ def test_circles_with_a_faint_rim_are_found_in_a_dim_picture(token_set):
         cv2.circle(img, (cx, cy), 22, tuple(float(v) for v in body), -1, cv2.LINE_AA)
     img = np.clip(img + np.random.default_rng(0).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
     feat = custom.colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
-    found = custom._circle_outlines(img, model, feat, 15, 30)
+    found = custom._circle_outlines(img, model, feat, [(15, 30)])
     for cx, cy in centres:
         assert any(np.hypot(*(c.reshape(-1, 2).mean(axis=0) - (cx, cy))) < 5 for _, c, _, _ in found), (cx, cy)
 
