@@ -137,7 +137,7 @@ def _truth_for(img: Path, table: dict | None) -> list[dict] | None:
     return raw
 
 
-def bench_folder(set_dir: str, scenes_dir: Path, per_face: int | None) -> None:
+def bench_folder(set_dir: str, scenes_dir: Path, per_face: int | None, errors_dir: Path | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src = dicesets.resolve(set_dir)
         folder = _subset(src, per_face, Path(tmp) / "set")
@@ -159,7 +159,10 @@ def bench_folder(set_dir: str, scenes_dir: Path, per_face: int | None) -> None:
             t0 = time.perf_counter()
             res = reader.read(img)
             ms.append((time.perf_counter() - t0) * 1000)
-            _add(acc, _match(res["dice"] + res["tokens"], truth, reader.kind == "tokens"))
+            errs: list = []
+            _add(acc, _match(res["dice"] + res["tokens"], truth, reader.kind == "tokens", errs))
+            if errors_dir is not None and errs:
+                _write_errors(errors_dir, reader.name, int(img_path.stem) if img_path.stem.isdigit() else 0, img, errs)
         _report(reader.name, acc, ms, reader.learn_seconds, reader.kind)
 
 
@@ -238,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.set or a.scenes:
         if not (a.set and a.scenes):
             ap.error("--set and --scenes go together")
-        bench_folder(a.set, a.scenes, a.per_face or None)
+        bench_folder(a.set, a.scenes, a.per_face or None, a.errors)
     else:
         bench_synthetic(a.only or DEFAULT, a.scenes_n, a.per_face, a.seed, a.photo_examples, a.errors)
     return 0

@@ -936,6 +936,11 @@ def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
 COLOUR_WEIGHT = 0.02
 COLOUR_CAP = 40.0
 COLOUR_MAX_D2 = 25.0
+# a symbol that matches its face only weakly must come with the colour of its type: past this colour
+# distance every unit more asks this much more likeness (the squares of a checked cloth of a grey
+# die's colour look a little like a faint embossed symbol, but not like the die's colour)
+COLOUR_DOUBT_FROM = 6.0
+COLOUR_DOUBT_SLOPE = 0.025
 
 
 def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None) -> dict:
@@ -967,6 +972,8 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: 
         res["blank"] = True
     elif icon[b] < model.icon_floor:
         res["reason"] = "its symbol matches none of the taught faces"
+    elif icon[b] < model.icon_floor + COLOUR_DOUBT_SLOPE * max(0.0, float(d2[cls_t[b]]) - COLOUR_DOUBT_FROM):
+        res["reason"] = f"its colour and its symbol are both only a little like {typ}/{face}"
     elif margin < model.margin_min:
         t2, f2 = model.labels[s]
         res["reason"] = f"unsure between {typ}/{face} and {t2}/{f2}"
