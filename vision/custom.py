@@ -1148,6 +1148,23 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
+    if model.shape == "square" and sure and SQUARE_SEARCH:
+        # dice the colour of the table, or lit like it on one side: their outlines leak into the
+        # table, but three of their four sides still run along edges, at the sure ones' size
+        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
+        med = float(np.median([e["_area"] for e in sure]))
+        refs = [(e["x"] / scale, e["y"] / scale) for e in sure]
+        n0 = len(cand)
+        squares = _square_outlines(img_bgr, model, feat, math.sqrt(med), refs)
+        classify(_group([f for f in squares if _free(f[1], places)], False), every=True)
+        for e in cand[n0:]:
+            # a search of the whole picture: only a reading plainly of its type's colour and plainly
+            # its face counts (busy tables hold squares with a little likeness to some face)
+            if e["face"] is not None and (e["_d2"] > SQ_MAX_D2 or e["_margin"] < SQ_MIN_MARGIN
+                                          or e["_icon"] < SQ_MIN_ICON):
+                e["face"] = None
+        cand = _merge_readings(cand[:n0], cand[n0:], scale)
+        sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
     if ref:
@@ -1218,6 +1235,80 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
         d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
         t = int(np.argmin(d2))
         if d2[t] < EDGE_ANY_D2:
+            found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
+    return found
+
+
+SQUARE_SEARCH = True
+SQ_WORK_SIDE = 24.0   # the square search runs where a die is this many pixels wide
+SQ_STEP = 6           # degrees between the square's rotations tried (0..90)
+SQ_SPAN = 0.35        # each side is sampled this share of the side either way of its middle (corners skipped)
+SQ_REL = 0.45         # a square counts where it is this strong, in the strength of the sure dice's squares
+SQ_MOST = 40
+SQ_MAX_D2 = 4.0       # a reading of such a square counts only this close to its type's colour
+SQ_MIN_MARGIN = 0.1   # ... and this far ahead of the next face
+SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
+
+
+def _square_outlines(img_bgr, model: SetModel, feat, side: float, refs: list[tuple[float, float]],
+                     most: int = SQ_MOST) -> list:
+    """Squares of side ``side`` (any rotation) whose sides run along edges: at each place and
+    rotation, the mean gradient across each of its four sides (their middles); a square's strength
+    is the mean of its three strongest sides', so one side may be lost (lit like the table).
+    Strengths are judged against the strongest squares at the places ``refs`` (x, y) of sure
+    readings; the local peaks (at most ``most``, strongest first) whose body is within SQ_MAX_D2
+    of a taught colour: (type, contour, area, quality)."""
+    h, w = img_bgr.shape[:2]
+    f = min(1.0, SQ_WORK_SIDE / max(side, 1.0))
+    g = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
+    if f < 1.0:
+        g = cv2.resize(g, (max(8, int(round(w * f))), max(8, int(round(h * f)))), interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), 1.0)
+    gh, gw = g.shape
+    s = side * f
+    half, span = int(round(0.5 * s)), max(3, int(round(2 * SQ_SPAN * s)) | 1)
+    diag = int(math.ceil(math.hypot(gh, gw))) + 2 * half + 4
+    best = np.zeros(g.shape, np.float32)
+    best_a = np.zeros(g.shape, np.float32)
+    for deg in range(0, 90, SQ_STEP):
+        # turned by -deg onto a canvas that holds all of it, the square's sides are the canvas'
+        # rows and columns: their mean gradient is a box filter along them, moved half a side
+        R = cv2.getRotationMatrix2D((gw / 2, gh / 2), deg, 1.0)
+        R[:, 2] += (diag / 2 - gw / 2, diag / 2 - gh / 2)
+        r = cv2.warpAffine(g, R, (diag, diag), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        ax = cv2.boxFilter(cv2.absdiff(cv2.Sobel(r, cv2.CV_32F, 1, 0), 0.0), -1, (1, span), normalize=True)
+        ay = cv2.boxFilter(cv2.absdiff(cv2.Sobel(r, cv2.CV_32F, 0, 1), 0.0), -1, (span, 1), normalize=True)
+        n = diag - 2 * half
+        sides = (ax[half:half + n, 0:n], ax[half:half + n, 2 * half:2 * half + n],
+                 ay[0:n, half:half + n], ay[2 * half:2 * half + n, half:half + n])
+        # the mean of the three strongest sides: one may be lost (lit like the table)
+        st = (sides[0] + sides[1] + sides[2] + sides[3]
+              - cv2.min(cv2.min(sides[0], sides[1]), cv2.min(sides[2], sides[3]))) * np.float32(1 / 3)
+        full = np.zeros((diag, diag), np.float32)
+        full[half:half + n, half:half + n] = st
+        back = cv2.warpAffine(full, R, (gw, gh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT)
+        better = back > best
+        best_a[better] = deg
+        best = cv2.max(best, back)
+    r = max(2, int(round(0.15 * s)))
+    ref = [float(best[max(0, int(y * f) - r):int(y * f) + r + 1, max(0, int(x * f) - r):int(x * f) + r + 1].max())
+           for x, y in refs]
+    if not ref:
+        return []
+    lim = SQ_REL * float(np.median(ref))
+    peak = cv2.dilate(best, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.6 * s)) | 1,) * 2))
+    ys, xs = np.nonzero((best >= peak) & (best >= lim))
+    order = np.argsort(-best[ys, xs])[:most]
+    found = []
+    for i in order:
+        cx, cy, deg = xs[i] / f, ys[i] / f, float(best_a[ys[i], xs[i]])
+        if cx - 0.75 * side < 1 or cy - 0.75 * side < 1 or cx + 0.75 * side > w - 2 or cy + 0.75 * side > h - 2:
+            continue
+        cnt = cv2.boxPoints(((cx, cy), (side, side), deg)).round().astype(np.int32)[:, None]
+        d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
+        t = int(np.argmin(d2))
+        if d2[t] <= SQ_MAX_D2:  # a reading farther from its type's colour would not count
             found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
     return found
 
