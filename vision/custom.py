@@ -947,7 +947,16 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: 
     rots = _rotations(patch, model.shape)
     descs = np.stack([descriptor(p, model.shape) for p in rots])
     icon = _class_scores(model, descs, _saturated_cells(rots, model.shape))
-    d2 = _colour_d2(model, col)
+    if energy is None:
+        energy = icon_energy(patch, model.shape)
+    res = _decide(model, icon, _colour_d2(model, col), energy)
+    res["icons"] = icon
+    return res
+
+
+def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) -> dict:
+    """Type and face from the symbol's likeness to each class (``icon``) and the body colour's
+    distance to each type (``d2``), or an abstention with its reason."""
     tindex = {t: i for i, t in enumerate(model.types)}
     cls_t = np.array([tindex[t] for t, _ in model.labels])
     total = icon - COLOUR_WEIGHT * np.minimum(d2[cls_t], COLOUR_CAP)
@@ -961,8 +970,6 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: 
            "margin": margin}
     conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
     res["confidence"] = round(conf, 3)
-    if energy is None:
-        energy = icon_energy(patch, model.shape)
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
@@ -1000,14 +1007,49 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     M = cv2.moments(cnt)
     cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
     x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_margin": r["margin"], "_col": col, "_cnt": cnt, "_icon": r["icon"], "_d2": r["colour_d2"], "_area": cv2.contourArea(cnt), "_score": r["total"], "_blank": r.get("blank", False),
+    e = {"_col": col, "_cnt": cnt, "_area": cv2.contourArea(cnt), "_icons": r.get("icons"), "_energy": energy,
          "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
-         "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale),
-         "type": r["type"] if model.kind == "dice" else "token", "face": r["face"],
-         "confidence": r["confidence"]}
+         "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale)}
+    _set_decision(e, r, model)
+    return e
+
+
+def _set_decision(e: dict, r: dict, model: SetModel) -> None:
+    """The reading ``e`` takes the decision ``r`` (of classify_patch or _decide)."""
+    e.update({"_margin": r["margin"], "_icon": r["icon"], "_d2": r["colour_d2"], "_score": r["total"],
+              "_blank": r.get("blank", False), "type": r["type"] if model.kind == "dice" else "token",
+              "face": r["face"], "confidence": r["confidence"]})
+    e.pop("reason", None)
     if "reason" in r:
         e["reason"] = r["reason"]
-    return e
+
+
+RELIGHT_MIN = 3      # sure readings needed to judge how much brighter or darker a picture's light is
+RELIGHT_ROUNDS = 2
+RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
+
+
+def _relight(cand: list[dict], model: SetModel) -> list[dict]:
+    """Types judged again in the picture's own light. A die's brightness tells white from grey,
+    but dim or bright light shifts every die's alike: the sure readings' median shift from their
+    types' learned brightness is taken out of every reading's colour before its type (and face,
+    among the faces of one name) is decided again."""
+    if model.kind != "dice" or len(model.types) < 2:
+        return cand
+    tindex = {t: i for i, t in enumerate(model.types)}
+    for _ in range(RELIGHT_ROUNDS):
+        sure = [e for e in cand if e["face"] is not None]
+        if len(sure) < RELIGHT_MIN:
+            break
+        off = float(np.median([e["_col"][2] - model.die_mu[tindex[e["type"]], 2] for e in sure]))
+        for e in cand:
+            if e.get("_icons") is None or e["face"] is None:
+                continue  # an abstention stays one: the light is judged only for dice read for sure
+            if abs(e["_col"][2] - model.die_mu[tindex[e["type"]], 2] - off) > RELIGHT_OWN:
+                continue  # lit unlike the others (a spot of glare): its own light is kept
+            col = e["_col"] - np.array([0.0, 0.0, off], np.float32)
+            _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"]), model)
+    return cand
 
 
 def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
@@ -1165,6 +1207,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
+    cand = _relight(cand, model)
+    sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
     if ref:
