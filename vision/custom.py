@@ -1086,11 +1086,16 @@ def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: lis
             if taken is not None and _free(e["_cnt"], taken):
                 new.append(e)
             continue
-        spot = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"]))]
+        spot = _spots([e], scale)
         if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
             old = [o for o in old if _free(o["_cnt"], spot)]
             new.append(e)
     return old + new
+
+
+def _spots(readings: list[dict], scale: float) -> list[tuple[float, float, float]]:
+    """The places (x, y, side) of readings, in the working picture's pixels."""
+    return [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in readings]
 
 
 def _free(cnt: np.ndarray, places: list) -> bool:
@@ -1103,7 +1108,7 @@ def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[di
     """Of the readings from ``n0`` on (a pass made when nothing was sure), only the sure ones count;
     they replace the earlier readings at their places. Returns (readings, the sure ones)."""
     new = [e for e in cand[n0:] if e["face"] is not None]
-    spots = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in new]
+    spots = _spots(new, scale)
     return [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new, new
 
 
@@ -1148,8 +1153,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                 + _opened(info["masks"], model, med, max(info["min_area"], 0.5 * med), False)
             # a sure reading of a well-shaped outline holds its place; one of a poor outline (the
             # die with a square it touches) may be bettered
-            places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
-            taken = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in cand]
+            places = _spots([e for e in sure if e["_q"] >= HOLD_Q], scale)
+            taken = _spots(cand, scale)
             n0 = len(cand)
             classify(_group([f for f in extra if _free(f[1], places)], False))
             # a sure reading replaces an unsure or a less good one at its place; an unsure one only
@@ -1160,7 +1165,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # last resort, at places without a sure reading: outlines cut into pieces by the symbol
         # or open on one side; a sure reading there replaces the unsure one, an unsure one is dropped
         # (a sure reading of a poorly shaped outline, the die with a shape it touches, may be bettered)
-        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
+        places = _spots([e for e in sure if e["_q"] >= HOLD_Q], scale)
         n0 = len(cand)
         classify(_group([f for f in _filled_outlines(img_bgr, model, feat, info["cuts"], info["med"],
                                                      info["min_area"], False)
@@ -1179,8 +1184,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
         # outlines merge with the table, but their rims are still circles of the sure ones' size
         # (an outline that takes in the token's shadow reads it off-centre: a circle may read it better)
-        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure
-                  if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN]
+        places = _spots([e for e in sure if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN], scale)
         med = float(np.median([e["_area"] for e in sure]))
         n0 = len(cand)
         r0 = math.sqrt(med / math.pi)
@@ -1193,7 +1197,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     if model.shape == "square" and sure and SQUARE_SEARCH:
         # dice the colour of the table, or lit like it on one side: their outlines leak into the
         # table, but three of their four sides still run along edges, at the sure ones' size
-        places = [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in sure if e["_q"] >= HOLD_Q]
+        places = _spots([e for e in sure if e["_q"] >= HOLD_Q], scale)
         med = float(np.median([e["_area"] for e in sure]))
         refs = [(e["x"] / scale, e["y"] / scale) for e in sure]
         n0 = len(cand)
@@ -1206,7 +1210,6 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                                           or e["_icon"] < SQ_MIN_ICON):
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
-        sure = [e for e in cand if e["face"] is not None]
     cand = _relight(cand, model)
     sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
