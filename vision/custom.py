@@ -1197,8 +1197,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     if model.shape == "square" and sure and SQUARE_SEARCH:
         # dice the colour of the table, or lit like it on one side: their outlines leak into the
         # table, but three of their four sides still run along edges, at the sure ones' size
-        places = _spots([e for e in sure if e["_q"] >= HOLD_Q], scale)
         med = float(np.median([e["_area"] for e in sure]))
+        # a sure reading of a well-shaped outline holds its place, unless it is far from the sure
+        # ones' size: the round inside of a ring symbol, or the die with its shadow
+        places = _spots([e for e in sure if e["_q"] >= HOLD_Q and SQ_HOLD[0] <= e["_area"] / med <= SQ_HOLD[1]],
+                        scale)
         refs = [(e["x"] / scale, e["y"] / scale) for e in sure]
         n0 = len(cand)
         squares = _square_outlines(img_bgr, model, feat, math.sqrt(med), refs)
@@ -1294,6 +1297,7 @@ SQ_REL = 0.45         # a square counts where it is this strong, in the strength
 SQ_MOST = 40
 SQ_MAX_D2 = 4.0       # a reading of such a square counts only this close to its type's colour
 SQ_MIN_MARGIN = 0.1   # ... and this far ahead of the next face
+SQ_HOLD = (0.7, 1.25)  # sure readings this far (area ratio) from the sure ones' median size are looked at again
 SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
 
 
