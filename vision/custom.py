@@ -1184,8 +1184,13 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
         # outlines merge with the table, but their rims are still circles of the sure ones' size
         # (an outline that takes in the token's shadow reads it off-centre: a circle may read it better)
-        places = _spots([e for e in sure if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN], scale)
         med = float(np.median([e["_area"] for e in sure]))
+        # a sure reading far from the sure ones' size, or less like its face than the examples are
+        # like each other (a rimmed token's inner disc, read as the face it looks most like), does
+        # not hold its place either: the circle of the whole token may read better
+        like = model.info["loo"][1] if model.info.get("loo") else 0.0
+        places = _spots([e for e in sure if e["_q"] >= HOLD_Q and e["_margin"] >= HOUGH_HOLD_MARGIN
+                         and SQ_HOLD[0] <= e["_area"] / med <= SQ_HOLD[1] and e["_icon"] >= like], scale)
         n0 = len(cand)
         r0 = math.sqrt(med / math.pi)
         # also wider: the sure ones may be a rimmed token's inner disc, its whole disc up to 1.6
@@ -1365,6 +1370,39 @@ def _square_outlines(img_bgr, model: SetModel, feat, side: float, refs: list[tup
 
 
 # --- learning ----------------------------------------------------------------------------------
+FRAGMENTS_COVER = 0.5   # the body's colour covers at least this share of the hull of its pieces
+
+
+def _fragments_hull(mask: np.ndarray, min_area: float) -> dict | None:
+    """The outline around the pieces of an example's body colour: a big symbol (a grid of squares
+    printed across a token, reaching its rim) cuts the body into pieces, none of which is shaped
+    like the object. The biggest piece clear of the picture's border and the pieces inside its
+    enclosing circle are gathered; their convex hull is the object when the colour covers enough
+    of it."""
+    h, w = mask.shape
+    m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    cnts, _ = cv2.findContours(_drop_border(m), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnts = [c for c in cnts if cv2.contourArea(c) >= 0.1 * min_area]
+    if not cnts:
+        return None
+    big = max(cnts, key=cv2.contourArea)
+    (cx, cy), r = cv2.minEnclosingCircle(big)
+    near = []
+    for c in cnts:
+        mo = cv2.moments(c)
+        if mo["m00"] > 0 and math.hypot(mo["m10"] / mo["m00"] - cx, mo["m01"] / mo["m00"] - cy) < r:
+            near.append(c)
+    hull = cv2.convexHull(np.concatenate(near + [big]))
+    area = cv2.contourArea(hull)
+    if area < min_area or area > 0.9 * h * w:
+        return None
+    hm = np.zeros((h, w), np.uint8)
+    cv2.drawContours(hm, [hull], -1, 255, -1)
+    if np.count_nonzero(m[hm > 0]) < FRAGMENTS_COVER * area:
+        return None
+    return _components_from_cnt(hull, h, w)
+
+
 def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int | None):
     """Contour of the one object in an example image (None if not found)."""
     h, w = img.shape[:2]
@@ -1406,10 +1444,12 @@ def _example_object(img: np.ndarray, model_partial: SetModel | None, tindex: int
 CONSENSUS_SCALE = np.array([0.04, 0.04, 0.35], np.float32)
 
 
-def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def _generic_candidates(img: np.ndarray, fragments: list | None = None) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """Colour-blind object candidates in one example: (contour, body colour, shape quality).
 
-    Regions enclosed by edges, the border-contrast object, and the whole picture (a tight crop)."""
+    Regions enclosed by edges, the border-contrast object, and the whole picture (a tight crop).
+    The hulls of a colour's pieces (``_fragments_hull``) go to ``fragments``, when given: on a
+    table of the object's colour they take in the table, so only a size check may choose them."""
     h0, w0 = img.shape[:2]
     sc = max(1.0, max(h0, w0) / 480.0)
     small = cv2.resize(img, (int(round(w0 / sc)), int(round(h0 / sc))), interpolation=cv2.INTER_AREA) if sc > 1 else img
@@ -1440,6 +1480,14 @@ def _generic_candidates(img: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, f
             if contact > 0.12 or c["area"] > 0.7 * h * w or c["solidity"] < 0.85 or c["aspect"] > 1.7 or c["fill"] < 0.6:
                 continue
             out.append((c["cnt"], _body_colour(small, c["cnt"], feat), _quality(c, "square") * (1.0 - 2.0 * contact)))
+        frag = _fragments_hull(mj, max(40.0, 0.002 * h * w)) if fragments is not None else None
+        if frag is not None and frag["area"] <= 0.7 * h * w:
+            # its colour is that of the pieces (the symbol between them is another colour)
+            hm = np.zeros((h, w), np.uint8)
+            cv2.drawContours(hm, [frag["cnt"]], -1, 255, -1)
+            col = np.median(feat[(hm > 0) & (mj > 0)], axis=0)
+            fragments.append(((frag["cnt"].astype(np.float32) * sc).round().astype(np.int32), col,
+                              _quality(frag, "square")))
     m = segment_single(small)
     if m is not None:
         cnts, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -1517,18 +1565,21 @@ def _each(fn, items: list) -> list:
         return list(pool.map(fn, items))
 
 
-def _locate(examples: list[Example], types: list[str]) -> list[np.ndarray | None]:
+def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False) -> list[np.ndarray | None]:
     """Pass 1: colour-blind candidates in every picture; the body colour of a type is the colour
     that turns up as a compact blob in most of that type's pictures (backgrounds differ).
     Returns the object's outline in each picture (or None)."""
-    cands = _each(_generic_candidates, [e.image for e in examples])
+    frags: list[list | None] = [[] if agree_sizes else None for _ in examples]
+    cands = _each(lambda k: _generic_candidates(examples[k].image, frags[k]), list(range(len(examples))))
     first: list[np.ndarray | None] = [None] * len(examples)
+    cols: dict[str, np.ndarray] = {}
     for t in types:
         idx = [i for i, e in enumerate(examples) if e.type == t]
         allc = [(i, c) for i in idx for c in cands[i]]
         if not allc:
             continue
         best_col = allc[int(np.argmax(_colour_support(allc)))][1][1]
+        cols[t] = best_col
         for i in idx:
             if not cands[i]:
                 continue
@@ -1573,7 +1624,55 @@ def _locate(examples: list[Example], types: list[str]) -> list[np.ndarray | None
                 co = _colour_object(examples[i].image, best_col, LOST_MIN_AREA * float(np.median(areas)))
                 if co is not None:
                     first[i] = co[1][0]
+    if agree_sizes:
+        _sizes_agree(examples, first, [c + (f or []) for c, f in zip(cands, frags, strict=True)], cols)
     return first
+
+
+FRAGMENT_SHARE = 0.45     # an example's outline this much smaller (area) than the set's median is a piece of it
+FRAGMENT_SIZES = (0.6, 1.6)  # ... and is replaced by an outline around it this close to the median
+FRAGMENT_D2 = 60.0        # ... whose colour is this close to its type's (under each picture's own light)
+
+
+def _centroid(cnt: np.ndarray) -> tuple[float, float]:
+    mo = cv2.moments(cnt)
+    return mo["m10"] / max(mo["m00"], 1e-6), mo["m01"] / max(mo["m00"], 1e-6)
+
+
+def _sizes_agree(examples: list[Example], first: list, cands: list, cols: dict) -> None:
+    """The objects of one set are about one size in their pictures (one camera, one print): an
+    outline much smaller than the others' is a piece of its object (a symbol that reaches the rim
+    cuts the body apart), one much bigger is a part of the table that holds the object (a white
+    token on a white cloth), and a picture with no outline may still hold one of that size. The
+    best outline of about the others' size and of roughly its type's colour is taken then, when
+    there is one: around the piece, inside the part of the table, or around the middle of a crop."""
+    areas = [cv2.contourArea(c) for c in first if c is not None]
+    if len(areas) < 3:
+        return
+    med = float(np.median(areas))
+    for i, c in enumerate(first):
+        a = cv2.contourArea(c) if c is not None else None
+        if (a is not None and FRAGMENT_SHARE * med <= a <= med / FRAGMENT_SHARE) or examples[i].type not in cols:
+            continue
+        h, w = examples[i].image.shape[:2]
+        if a is None and med < PHOTO_SHARE * h * w:
+            continue  # a whole photo: its middle tells nothing of where the object is
+        if a is None or a < med:  # around the piece, or the middle of the crop
+            ctr = (w / 2.0, h / 2.0) if c is None else _centroid(c)
+
+            def fits(c2, ctr=ctr):
+                return cv2.pointPolygonTest(c2, ctr, False) >= 0
+        else:  # inside the part of the table
+            def fits(c2, c=c):
+                return cv2.pointPolygonTest(c, _centroid(c2), False) >= 0
+        alts = []
+        for c2, col, q in cands[i]:
+            a2 = cv2.contourArea(c2)
+            d2 = float((((col - cols[examples[i].type]) / CONSENSUS_SCALE) ** 2).sum())
+            if FRAGMENT_SIZES[0] * med <= a2 <= FRAGMENT_SIZES[1] * med and d2 <= FRAGMENT_D2 and fits(c2):
+                alts.append((q - 0.01 * d2 - 0.5 * abs(math.log(a2 / med)), c2))
+        if alts:
+            first[i] = max(alts, key=lambda x: x[0])[1]
 
 
 def _colour_support(allc: list[tuple[int, tuple]]) -> np.ndarray:
@@ -1625,7 +1724,10 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     types = sorted({e.type for e in examples})
     labels = sorted({(e.type, e.face) for e in examples})
     tindex = {t: i for i, t in enumerate(types)}
-    first = _locate(examples, types)
+    # tokens: outlines of one size (for dice it was measured to cost more than it gives: other-hand
+    # dice photos seeds 2-4 lost 3 dice each, crops were even)
+    sized = kind == "tokens"
+    first = _locate(examples, types, sized)
     photo = [c is not None and cv2.contourArea(c) < PHOTO_SHARE * e.image.shape[0] * e.image.shape[1]
              for e, c in zip(examples, first, strict=True)]
     if any(photo):
@@ -1634,7 +1736,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         # in more of its shadow and of table shapes of its colour (the photo is searched at a
         # coarser scale, and more of the table competes for the colour)
         close = [_crop_to(e, c, CLOSE_MARGIN)[0] if p else e for e, c, p in zip(examples, first, photo, strict=True)]
-        first = _locate(close, types)
+        first = _locate(close, types, sized)
     else:
         close = list(examples)
     work = list(close)
