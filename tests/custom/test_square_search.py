@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion import dicesets
 from vision import custom
@@ -59,10 +60,13 @@ def test_a_sure_reading_far_from_the_dice_size_does_not_hold_its_place(tmp_path)
     # closed; the inside of its outer ring is, and reads as the hexagon face (the ring is about the
     # hexagon's size), sure, at 0.55 of the other dice's area. Such a reading no longer holds its
     # place against the square search, whose square of the dice's size reads the target
+    import glob
     import json
 
     from bench import other_hand
 
+    if not glob.glob(other_hand.PHOTOS):
+        pytest.skip("the scene's table is a real photo of shared/datasets/dice-dev, not beside this clone")
     other_hand.write(tmp_path, 3, "dice", "crops", scenes=8)
     dicesets._OPEN.clear()
     reader = dicesets.open_set(tmp_path / "set", use_cache=False)
