@@ -20,6 +20,10 @@ other bodies, icons, tables and light than vision/render.py)::
     .venv/bin/python bench/other_hand.py /tmp/oh --seed 1 --kind dice --examples crops --scenes 40
     .venv/bin/python bench/vision_sets.py --set /tmp/oh/set --scenes /tmp/oh/scenes
 
+and a third hand (bench/third_hand.py: procedural icons, printed/engraved/embossed, rimmed and
+two-colour tokens, trays, marble, paper, tiles; written without reading vision/ or other_hand.py),
+with the same command line and output.
+
 SCENES_DIR holds pictures and their truth: either ``<stem>.json`` beside each picture, or one
 ``truth.json``/``labels.json`` mapping picture file name -> truth. A truth is a list of objects
 ``{"x", "y", "type", "face"}`` (optionally "w"/"h"), or ``{"dice": [...], "tokens": [...]}``.
