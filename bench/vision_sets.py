@@ -63,8 +63,8 @@ DEFAULT = ["castle-dice", "augustus-tokens", "alt-dice", "alt-tokens"]
 
 
 def _match(dets: list[dict], truth: list[dict], tokens: bool, errors: list | None = None) -> dict:
-    """Counts of right/abstained/missed/wrong truths; with ``errors`` a list, each mistake is appended
-    as (kind, truth, reading or None)."""
+    """Counts of right/abstained/missed/wrong truths and extra readings; with ``errors`` a list, each
+    mistake is appended as (kind, truth, reading or None) (an extra reading's truth is "nothing")."""
     used: set[int] = set()
     c = {"total": 0, "right": 0, "abstained": 0, "missed": 0, "wrong": 0}
     for t in truth:
@@ -93,6 +93,10 @@ def _match(dets: list[dict], truth: list[dict], tokens: bool, errors: list | Non
         if errors is not None and kind != "right":
             errors.append((kind, t, d))
     c["extra"] = len(dets) - len(used)
+    if errors is not None:
+        # a reading where no object is: shown as a truth of nothing at its place
+        errors += [("extra", {"x": d["x"], "y": d["y"], "w": d.get("w", 40), "h": d.get("h", 40), "type": "",
+                              "face": "nothing"}, d) for j, d in enumerate(dets) if j not in used]
     return c
 
 

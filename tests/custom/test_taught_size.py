@@ -1,0 +1,48 @@
+"""A set taught from whole photos (the companion's own camera) knows the size its objects have at
+the table. When every sure reading of a scene is far from that size, they may all be the inside
+of a ring symbol read as a face it looks like; circles of the taught size are searched too.
+
+bench/third_hand.py seed 3 (tokens, whole-photo examples), scene 022: eleven white tokens on a
+white, over-lit table. The only sure readings were the insides of the three pentagon tokens'
+outlines (a dot inside a pentagon), read as the teardrop face at a third of the tokens' area; the
+circle search then looked at that size and found none of the other eight tokens."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+
+from companion import dicesets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_white_tokens_whose_only_sure_readings_are_ring_insides_are_read(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(tmp_path), "--seed", "3",
+                    "--kind", "tokens", "--examples", "photos", "--scenes", "23"], check=True, capture_output=True)
+    dicesets._OPEN.clear()
+    reader = dicesets.open_set(tmp_path / "set", use_cache=False)
+    truth = json.loads((tmp_path / "scenes" / "truth.json").read_text())["022.png"]
+    assert len(truth) == 11
+    got = reader.read(cv2.imread(str(tmp_path / "scenes" / "022.png")))["tokens"]
+    right = wrong = 0
+    for t in truth:
+        near = [d for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
+        right += any(d["face"] == t["face"] for d in near)
+        wrong += any(d["face"] not in (None, t["face"]) for d in near)
+    assert wrong == 0, got
+    assert right >= 10, f"{right} of 11 tokens read"
+    # the size learned from the photos is the tokens' (their bounding width, as a share of 480 rows)
+    side = reader.model.info["photo_side"]
+    w = sorted(t["w"] for t in truth)[len(truth) // 2]
+    assert 0.75 <= side * 480 / (w * math.sqrt(math.pi) / 2) <= 1.33, (side, w)
+
+
+def test_a_set_taught_from_crops_has_no_taught_size():
+    reader = dicesets.open_set(ROOT / "tests" / "data" / "grid-tokens", use_cache=False)
+    assert "photo_side" not in reader.model.info
