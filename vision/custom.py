@@ -1052,6 +1052,8 @@ def _set_decision(e: dict, r: dict, model: SetModel) -> None:
 
 RELIGHT_MIN = 3      # sure readings needed to judge how much brighter or darker a picture's light is
 RELIGHT_ROUNDS = 2
+RELIGHT_CAST = True   # ... and of its colour cast (chroma)
+RELIGHT_CAST_MIN = 3  # sure readings needed to judge the cast
 RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
 
 
@@ -1059,7 +1061,9 @@ def _relight(cand: list[dict], model: SetModel) -> list[dict]:
     """Types judged again in the picture's own light. A die's brightness tells white from grey,
     but dim or bright light shifts every die's alike: the sure readings' median shift from their
     types' learned brightness is taken out of every reading's colour before its type (and face,
-    among the faces of one name) is decided again."""
+    among the faces of one name) is decided again. So is a colour cast (warm or cold light), the
+    sure readings' median shift in chroma: a die that was unsure between two types of close hue
+    (peach and orange) is decided again too."""
     if model.kind != "dice" or len(model.types) < 2:
         return cand
     tindex = {t: i for i, t in enumerate(model.types)}
@@ -1068,12 +1072,17 @@ def _relight(cand: list[dict], model: SetModel) -> list[dict]:
         if len(sure) < RELIGHT_MIN:
             break
         off = float(np.median([e["_col"][2] - model.die_mu[tindex[e["type"]], 2] for e in sure]))
+        cast = np.zeros(3, np.float32)
+        if RELIGHT_CAST and len(sure) >= RELIGHT_CAST_MIN:
+            cast[:2] = np.median([e["_col"][:2] - model.die_mu[tindex[e["type"]], :2] for e in sure], axis=0)
         for e in cand:
-            if e.get("_icons") is None or e["face"] is None:
+            if e.get("_icons") is None:
+                continue
+            if e["face"] is None and not (RELIGHT_CAST and e.get("reason", "").startswith("unsure between")):
                 continue  # an abstention stays one: the light is judged only for dice read for sure
             if abs(e["_col"][2] - model.die_mu[tindex[e["type"]], 2] - off) > RELIGHT_OWN:
                 continue  # lit unlike the others (a spot of glare): its own light is kept
-            col = e["_col"] - np.array([0.0, 0.0, off], np.float32)
+            col = e["_col"] - np.array([cast[0], cast[1], off], np.float32)
             _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"]), model)
     return cand
 

@@ -56,3 +56,35 @@ def test_too_few_sure_readings_do_not_tell_the_light():
     orange = _reading(model, [0.224, 0.291, 4.103], [0.9, 0.9, 0.3])
     custom._relight([grey, orange], model)
     assert orange["type"] == "grove"
+
+
+def test_a_colour_cast_seen_on_the_sure_dice_settles_a_die_between_two_close_hues():
+    # third-hand dice seed 5 (crop examples): peach dice under a warm cast sat between peach and
+    # orange ("unsure between"); the sure dice of other types show the same cast in their chroma
+    model = _model()
+    tide = model.die_mu[0]
+    towards = model.die_mu[1] - tide
+    towards[2] = 0.0  # a cast moves the chroma
+    # the cast that puts a tide die as far from tide as from grove
+    lo, hi = 0.0, 2.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        d2 = custom._colour_d2(model, tide + mid * towards)
+        lo, hi = (mid, hi) if d2[0] < d2[1] else (lo, mid)
+    cast = lo * towards
+    die = _reading(model, tide + cast, [0.9, 0.9, 0.3])
+    assert die["face"] is None and die["reason"].startswith("unsure between"), die
+    greys = [_reading(model, model.die_mu[2] + cast + [0.0, d, 0.0], [0.3, 0.3, 0.9]) for d in (-0.01, 0.0, 0.01)]
+    assert [(g["type"], g["face"]) for g in greys] == [("slate", "moon")] * 3
+    custom._relight(greys + [die], model)
+    assert (die["type"], die["face"]) == ("tide", "eye"), die
+    assert [(g["type"], g["face"]) for g in greys] == [("slate", "moon")] * 3
+
+
+def test_an_abstention_for_another_reason_stays_one():
+    model = _model()
+    greys = [_reading(model, [0.0, -0.02, 4.85 + d], [0.3, 0.3, 0.9]) for d in (-0.02, 0.0, 0.03)]
+    faint = _reading(model, model.die_mu[0], [0.4, 0.2, 0.1])  # its symbol is like no face
+    assert faint["face"] is None and "matches none" in faint["reason"]
+    custom._relight(greys + [faint], model)
+    assert faint["face"] is None
