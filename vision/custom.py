@@ -41,8 +41,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   With nothing read for sure, circles of any plausible size are tried, found in grey and in
   likeness to the taught colours (a token of the table's brightness, not quite its hue); so too
   when every sure reading is only weakly sure (less like its face than the set's examples are
-  like each other: a square of a grid-ruled cloth). A weakly sure or unsure reading that overlaps
-  a strongly sure token is dropped (tokens lie side by side). A set taught from whole photos
+  like each other: a square of a grid-ruled cloth). Of token readings that overlap only the best
+  is kept (tokens lie side by side: the others are circles inside it). A set taught from whole photos
   knows its objects' size at the table: where every sure reading is far from it (the insides of
   ring symbols), circles of that size are tried too.
   Square dice are also looked for as squares of the sure ones' size whose three strongest sides
@@ -1149,6 +1149,18 @@ def _overlaps(e: dict, others: list[dict], scale: float) -> bool:
                < OVERLAP * (r + math.sqrt(o["_area"] / math.pi)) for o in others)
 
 
+def _side_by_side(readings: list[dict], like: float, scale: float) -> list[dict]:
+    """Tokens lie side by side, not on top of each other: of readings that overlap, only the best
+    is kept (sure before unsure, strongly sure (icon likeness at least ``like``) before weakly,
+    then by score); the others are pieces of it seen off-centre (the any-size circle search
+    finds circles inside tokens)."""
+    kept: list[dict] = []
+    for e in sorted(readings, key=lambda e: (e["face"] is not None, e["_icon"] >= like, e["_score"]), reverse=True):
+        if not _overlaps(e, kept, scale):
+            kept.append(e)
+    return kept
+
+
 def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[dict], list[dict]]:
     """Of the readings from ``n0`` on (a pass made when nothing was sure), only the sure ones count;
     they replace the earlier readings at their places. Returns (readings, the sure ones)."""
@@ -1282,12 +1294,6 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
     cand = _relight(cand, model)
-    if model.shape == "round":
-        # tokens lie side by side, not on top of each other: a weakly sure or unsure reading
-        # overlapping a strongly sure one is a piece of it seen off-centre (the any-size circle
-        # search finds circles inside tokens)
-        strong = [e for e in cand if e["face"] is not None and e["_icon"] >= like]
-        cand = [e for e in cand if e["face"] is not None and e["_icon"] >= like or not _overlaps(e, strong, scale)]
     sure = [e for e in cand if e["face"] is not None]
     ref = sure if sure else cand
     out = []
@@ -1311,6 +1317,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if id(e) in blank_ids and id(e) not in keep_ids:
                 continue
             out.append(e)
+    if model.shape == "round":
+        out = _side_by_side(out, like, scale)
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
 
