@@ -1433,7 +1433,8 @@ def _square_strength(g: np.ndarray, s: float, signed: bool = False) -> tuple[np.
     return best, best_a
 
 
-def _work_scale(img_bgr: np.ndarray, side: float) -> float:
+def _work_scale(side: float) -> float:
+    """The scale at which a die of ``side`` pixels is SQ_WORK_SIDE wide (never enlarged)."""
     return min(1.0, SQ_WORK_SIDE / max(side, 1.0))
 
 
@@ -1473,7 +1474,7 @@ def _square_outlines(img_bgr, model: SetModel, feat, side: float, refs: list[tup
     (_square_strength). Strengths are judged against the strongest squares at the places ``refs``
     (x, y) of sure readings; the local peaks (at most ``most``, strongest first) whose body is
     within SQ_MAX_D2 of a taught colour: (type, contour, area, quality)."""
-    f = _work_scale(img_bgr, side)
+    f = _work_scale(side)
     g = cv2.GaussianBlur(_resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f).astype(np.float32), (0, 0), 1.0)
     best, best_a = _square_strength(g, side * f)
     r = max(2, int(round(0.15 * side * f)))
@@ -1498,7 +1499,7 @@ def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int =
     type's (in the type's sd units) the marks vanish and the die stands out, brighter inside:
     squares of side ``side`` whose sides rise inwards along that axis, at least TABLE_TYPE_REL of
     the way from table to type: (type, contour, area, quality)."""
-    f = _work_scale(img_bgr, side)
+    f = _work_scale(side)
     small = _resized(feat, f)
     table = np.median(small.reshape(-1, 3), axis=0)
     d2 = _colour_d2(model, table)
