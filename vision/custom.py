@@ -1286,6 +1286,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         more = _group([f for f in _table_type_squares(img_bgr, model, feat, math.sqrt(med))
                        if _free(f[1], places)], False)
         classify(_join_groups(squares, more, math.sqrt(med)), every=True)
+        # and dice of the table's very colour, seen only by their symbol, where nothing is read yet
+        cand += _symbol_readings(img_bgr, feat, model, scale, math.sqrt(med),
+                                 _spots([e for e in cand if e["face"] is not None], scale))
         for e in cand[n0:]:
             # a search of the whole picture: only a reading plainly of its type's colour and plainly
             # its face counts (busy tables hold squares with a little likeness to some face)
@@ -1502,13 +1505,11 @@ def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int =
     f = _work_scale(side)
     small = _resized(feat, f)
     table = np.median(small.reshape(-1, 3), axis=0)
-    d2 = _colour_d2(model, table)
     found = []
-    for t in np.nonzero(d2 <= TABLE_TYPE_D2)[0]:
-        d = (model.die_mu[t] - table) / model.die_sd[t]
-        dist = float(np.linalg.norm(d))
+    for t, dist in _table_close_types(model, table):
         if dist < TABLE_TYPE_MIN:
-            continue
+            continue  # the table is the type's colour: see _symbol_readings
+        d = (model.die_mu[t] - table) / model.die_sd[t]
         u = (d / dist / model.die_sd[t]).astype(np.float32)
         # 0 at the table's colour, 100 at the type's
         g = np.clip(((small - table) @ u) * (100.0 / dist), -50.0, 150.0).astype(np.float32)
@@ -1518,6 +1519,90 @@ def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int =
         lim = TABLE_TYPE_REL * 200.0
         found += _square_peaks(img_bgr, model, feat, side, f, best, best_a, lim, most, types={int(t)})
     return found
+
+
+def _table_close_types(model: SetModel, table: np.ndarray) -> list[tuple[int, float]]:
+    """The types within TABLE_TYPE_D2 of the table's colour ``table``, with their distance from it
+    (the type's sd units): (type, distance)."""
+    d2 = _colour_d2(model, table)
+    return [(int(t), float(np.linalg.norm((model.die_mu[t] - table) / model.die_sd[t])))
+            for t in np.nonzero(d2 <= TABLE_TYPE_D2)[0]]
+
+
+# a die of the table's very colour (a black die on black marble) shows nothing of itself but its
+# symbol: it is looked for at symbols of a die's size, standing out from their surroundings
+SYMBOL_SEARCH = True
+SYMBOL_CONTRAST = 20.0     # least lightness step (0-255) of a symbol from what is around it ...
+SYMBOL_NOISE = 6.0         # ... and at least this many times the picture's typical step
+SYMBOL_EXTENT = (0.2, 0.9)  # a symbol's width or height (the larger), in die sides
+SYMBOL_MOST = 12
+SYMBOL_CROWD = 40          # more symbol-sized blobs than this are a pattern of the table (dots,
+                           # dashes: 51-279 in stand-in scenes; black marble with its dice: 14 or fewer)
+SYMBOL_COARSE = (0, 30, 60)  # square rotations (degrees) tried first; each reads within DIE_JITTER of it
+SYMBOL_FINE = 10             # ... then this either side of the best, when it is at least ...
+SYMBOL_FINE_ICON = 0.45      # ... this like its face
+# such a reading has nothing but its symbol to vouch for it: it counts only this like its face
+# (over 24 stand-in dice sets, the 24 dice read this way were 0.70 alike or more; the dashes of a
+# tablecloth, read as a key, 0.62 or less), besides SQ_MIN_MARGIN ahead of the next face
+SYMBOL_MIN_ICON = 0.65
+SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
+
+
+def _symbol_places(img_bgr, side: float, places: list) -> list[tuple[float, float]]:
+    """Centres (x, y) of the symbols of dice ``side`` pixels wide, away from ``places``: blobs of
+    lightness that stand out from their surroundings (either way: a white symbol on a black die,
+    a black one on a white die), joined across gaps of a quarter side (a symbol of five dots),
+    SYMBOL_EXTENT wide. Largest first, at most SYMBOL_MOST; none on a patterned table (more than
+    SYMBOL_CROWD such blobs)."""
+    f = _work_scale(side)
+    g = _resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f)
+    s = side * f
+    diff = cv2.absdiff(g, cv2.medianBlur(g, int(s) | 1))
+    step = max(SYMBOL_CONTRAST, SYMBOL_NOISE * float(np.median(diff)))
+    m = (diff > step).astype(np.uint8)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
+    n, _, st, _ = cv2.connectedComponentsWithStats(m)
+    sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
+    if len(sized) > SYMBOL_CROWD:
+        return []
+    found = []
+    for x, y, w, h, a in sized:
+        c = np.array([[[(x + w / 2) / f, (y + h / 2) / f]]], np.float32)
+        if _free(c, places):
+            found.append((int(a), (x + w / 2) / f, (y + h / 2) / f))
+    found.sort(reverse=True)
+    return [(x, y) for _, x, y in found[:SYMBOL_MOST]]
+
+
+def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, places: list) -> list[dict]:
+    """Readings of dice of a type whose colour is the table's (closer than SYMBOL_MAX_DIST along
+    the table-to-type axis): neither colour nor edges tell them from the table, only their symbol
+    (_symbol_places). A square of side ``side`` centred on each symbol is read at a few rotations,
+    then finer around the best; the best reading of each place, if it is sure, SYMBOL_MIN_ICON
+    like its face and of such a type."""
+    if not SYMBOL_SEARCH:
+        return []
+    table = np.median(_resized(feat, _work_scale(side)).reshape(-1, 3), axis=0)
+    close = {t for t, dist in _table_close_types(model, table) if dist < SYMBOL_MAX_DIST}
+    if not close:
+        return []
+    out = []
+    h, w = img_bgr.shape[:2]
+    for cx, cy in _symbol_places(img_bgr, side, places):
+        if cx - 0.75 * side < 1 or cy - 0.75 * side < 1 or cx + 0.75 * side > w - 2 or cy + 0.75 * side > h - 2:
+            continue
+
+        def at(deg: float, cx: float = cx, cy: float = cy) -> dict:
+            cnt = cv2.boxPoints(((cx, cy), (side, side), deg)).round().astype(np.int32)[:, None]
+            return _entry(img_bgr, feat, cnt, model, scale)
+
+        best, deg = max(((at(d), d) for d in SYMBOL_COARSE), key=lambda p: p[0]["_score"])
+        if best["_icon"] >= SYMBOL_FINE_ICON:
+            best = max([best, at(deg - SYMBOL_FINE), at(deg + SYMBOL_FINE)], key=lambda e: e["_score"])
+        if best["face"] is not None and best["_icon"] >= SYMBOL_MIN_ICON and best["_margin"] >= SQ_MIN_MARGIN \
+                and model.types.index(best["type"]) in close:
+            out.append(best)
+    return out
 
 
 # --- learning ----------------------------------------------------------------------------------

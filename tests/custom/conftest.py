@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from companion import dicesets
 from companion.dicesets import write_rendered_set
 from vision import render
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -20,6 +27,16 @@ def _cache_dir(tmp_path_factory):
         os.environ.pop("COMPANION_CACHE_DIR", None)
     else:
         os.environ["COMPANION_CACHE_DIR"] = old
+
+
+def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int):
+    """A set folder and scenes drawn by bench/third_hand.py (another hand's renderer) into ``out``:
+    (reader of the set, scenes folder, truth: picture name -> objects)."""
+    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(out), "--seed", str(seed),
+                    "--kind", kind, "--examples", examples, "--scenes", str(scenes)], check=True, capture_output=True)
+    dicesets._OPEN.clear()
+    reader = dicesets.open_set(out / "set", use_cache=False)
+    return reader, out / "scenes", json.loads((out / "scenes" / "truth.json").read_text())
 
 
 def make_set(tmp_path_factory, name: str, spec: dict, style: str, seed: int, per_face: int = 5):

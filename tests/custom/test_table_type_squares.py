@@ -8,19 +8,14 @@ brighter inside than around it."""
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion import dicesets
 from vision import custom
 
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import third_hand
 
 
 def _model(body_feat: np.ndarray) -> custom.SetModel:
@@ -58,12 +53,9 @@ def test_a_die_the_colour_of_ruled_paper_is_found_on_the_table_to_type_axis():
 def test_peach_dice_on_yellow_paper_are_read(tmp_path):
     # bench/third_hand.py seed 3 (crop examples), scene 001: three peach dice on pale yellow-green
     # ruled paper (the paper is a washed-out peach to the colour model); all three were missed
-    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(tmp_path), "--seed", "3",
-                    "--kind", "dice", "--examples", "crops", "--scenes", "2"], check=True, capture_output=True)
-    dicesets._OPEN.clear()
-    reader = dicesets.open_set(tmp_path / "set", use_cache=False)
-    dice = reader.read(cv2.imread(str(tmp_path / "scenes" / "001.png")))["dice"]
-    truth = json.loads((tmp_path / "scenes" / "truth.json").read_text())["001.png"]
+    reader, scenes, truth = third_hand(tmp_path, 3, "dice", "crops", 2)
+    dice = reader.read(cv2.imread(str(scenes / "001.png")))["dice"]
+    truth = truth["001.png"]
     peach = [t for t in truth if t["type"] == "peach"]
     assert len(peach) == 3
     for t in peach:

@@ -9,27 +9,23 @@ circle search then looked at that size and found none of the other eight tokens.
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
 
 from companion import dicesets
 
+from .conftest import third_hand
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_white_tokens_whose_only_sure_readings_are_ring_insides_are_read(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(tmp_path), "--seed", "3",
-                    "--kind", "tokens", "--examples", "photos", "--scenes", "23"], check=True, capture_output=True)
-    dicesets._OPEN.clear()
-    reader = dicesets.open_set(tmp_path / "set", use_cache=False)
-    truth = json.loads((tmp_path / "scenes" / "truth.json").read_text())["022.png"]
+    reader, scenes, truth = third_hand(tmp_path, 3, "tokens", "photos", 23)
+    truth = truth["022.png"]
     assert len(truth) == 11
-    got = reader.read(cv2.imread(str(tmp_path / "scenes" / "022.png")))["tokens"]
+    got = reader.read(cv2.imread(str(scenes / "022.png")))["tokens"]
     right = wrong = 0
     for t in truth:
         near = [d for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]

@@ -12,28 +12,17 @@ bench/third_hand.py seed 2 (tokens, crop examples): green rimmed tokens.
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import cv2
 import pytest
 
-from companion import dicesets
-
-ROOT = Path(__file__).resolve().parents[2]
+from .conftest import third_hand
 
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory):
-    out = tmp_path_factory.mktemp("third-hand-2")
-    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(out), "--seed", "2",
-                    "--kind", "tokens", "--examples", "crops", "--scenes", "5"], check=True, capture_output=True)
-    dicesets._OPEN.clear()
-    reader = dicesets.open_set(out / "set", use_cache=False)
-    return reader, out / "scenes", json.loads((out / "scenes" / "truth.json").read_text())
+    return third_hand(tmp_path_factory.mktemp("third-hand-2"), 2, "tokens", "crops", 5)
 
 
 def _score(reader, scenes, truth, name):
