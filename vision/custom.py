@@ -1448,6 +1448,16 @@ def _resized(a: np.ndarray, f: float) -> np.ndarray:
     return cv2.resize(a, (max(8, int(round(w * f))), max(8, int(round(h * f)))), interpolation=cv2.INTER_AREA)
 
 
+def _room_for_square(cx: float, cy: float, side: float, w: int, h: int) -> bool:
+    """A square of ``side`` centred at (cx, cy), at any rotation, lies inside a w x h picture."""
+    return 0.75 * side + 1 <= cx <= w - 2 - 0.75 * side and 0.75 * side + 1 <= cy <= h - 2 - 0.75 * side
+
+
+def _square(cx: float, cy: float, side: float, deg: float) -> np.ndarray:
+    """The outline of a square of ``side`` centred at (cx, cy), turned ``deg`` degrees."""
+    return cv2.boxPoints(((cx, cy), (side, side), deg)).round().astype(np.int32)[:, None]
+
+
 def _square_peaks(img_bgr, model: SetModel, feat, side: float, f: float, best: np.ndarray, best_a: np.ndarray,
                   lim: float, most: int, types=None) -> list:
     """The local peaks of a square-strength map (at scale ``f``) at least ``lim`` strong, strongest
@@ -1461,9 +1471,9 @@ def _square_peaks(img_bgr, model: SetModel, feat, side: float, f: float, best: n
     found = []
     for i in order:
         cx, cy, deg = xs[i] / f, ys[i] / f, float(best_a[ys[i], xs[i]])
-        if cx - 0.75 * side < 1 or cy - 0.75 * side < 1 or cx + 0.75 * side > w - 2 or cy + 0.75 * side > h - 2:
+        if not _room_for_square(cx, cy, side, w, h):
             continue
-        cnt = cv2.boxPoints(((cx, cy), (side, side), deg)).round().astype(np.int32)[:, None]
+        cnt = _square(cx, cy, side, deg)
         d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
         t = int(np.argmin(d2))
         if d2[t] <= SQ_MAX_D2 and (types is None or t in types):  # a reading farther from its type's colour would not count
@@ -1561,7 +1571,7 @@ def _symbol_places(img_bgr, side: float, places: list) -> list[tuple[float, floa
     step = max(SYMBOL_CONTRAST, SYMBOL_NOISE * float(np.median(diff)))
     m = (diff > step).astype(np.uint8)
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
-    n, _, st, _ = cv2.connectedComponentsWithStats(m)
+    _, _, st, _ = cv2.connectedComponentsWithStats(m)
     sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
     if len(sized) > SYMBOL_CROWD:
         return []
@@ -1589,12 +1599,11 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     out = []
     h, w = img_bgr.shape[:2]
     for cx, cy in _symbol_places(img_bgr, side, places):
-        if cx - 0.75 * side < 1 or cy - 0.75 * side < 1 or cx + 0.75 * side > w - 2 or cy + 0.75 * side > h - 2:
+        if not _room_for_square(cx, cy, side, w, h):
             continue
 
         def at(deg: float, cx: float = cx, cy: float = cy) -> dict:
-            cnt = cv2.boxPoints(((cx, cy), (side, side), deg)).round().astype(np.int32)[:, None]
-            return _entry(img_bgr, feat, cnt, model, scale)
+            return _entry(img_bgr, feat, _square(cx, cy, side, deg), model, scale)
 
         best, deg = max(((at(d), d) for d in SYMBOL_COARSE), key=lambda p: p[0]["_score"])
         if best["_icon"] >= SYMBOL_FINE_ICON:
