@@ -1527,8 +1527,40 @@ def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int =
         best, best_a = _square_strength(g, side * f, signed=True)
         # a sharp rise of 100 along a side measures about 200 (Sobel's 4x, spread by the blur)
         lim = TABLE_TYPE_REL * 200.0
-        found += _square_peaks(img_bgr, model, feat, side, f, best, best_a, lim, most, types={int(t)})
+        squares = _square_peaks(img_bgr, model, feat, side, f, best, best_a, lim, most, types={int(t)})
+        found += squares + [b for _, cnt, _, _ in squares if (b := _rise_blob(g, cnt, f, side, int(t))) is not None]
     return found
+
+
+TABLE_TYPE_BLOB = (0.75, 1.4)  # a blob's side in the die's (its enclosing rectangle's sides, both)
+
+
+def _rise_blob(g: np.ndarray, cnt: np.ndarray, f: float, side: float, t: int):
+    """The die's own outline near a square found on the table-to-type axis ``g`` (at scale ``f``):
+    the square strongest there may be shifted onto the die's shadow or the table's marks beside
+    it, but the die is a blob on that axis, more than half as far from the table as its middle.
+    Its enclosing rectangle, if it is about a die's size and square: (type, contour, area,
+    quality), or None."""
+    h, w = g.shape
+    (cx, cy), (sw, sh), deg = cv2.minAreaRect((cnt.reshape(-1, 2) * f).astype(np.float32))
+    inner = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inner, cv2.boxPoints(((cx, cy), (0.6 * sw, 0.6 * sh), deg)).round().astype(np.int32), 1)
+    if not inner.any():
+        return None
+    m = (g > 0.5 * float(np.median(g[inner > 0]))).astype(np.uint8)
+    m = _fill_holes(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    n, lab, _, _ = cv2.connectedComponentsWithStats(m)
+    counts = np.bincount(lab[inner > 0], minlength=n)
+    counts[0] = 0
+    if counts.max() == 0:
+        return None
+    pts = np.column_stack(np.nonzero(lab == int(np.argmax(counts)))[::-1]).astype(np.float32)
+    (bx, by), (bw, bh), bdeg = cv2.minAreaRect(pts)
+    s = side * f
+    if not (TABLE_TYPE_BLOB[0] * s <= min(bw, bh) and max(bw, bh) <= TABLE_TYPE_BLOB[1] * s):
+        return None
+    box = (cv2.boxPoints(((bx, by), (bw, bh), bdeg)) / f).round().astype(np.int32)[:, None]
+    return t, box, float(cv2.contourArea(box)), 0.8
 
 
 def _table_close_types(model: SetModel, table: np.ndarray) -> list[tuple[int, float]]:

@@ -39,6 +39,12 @@ def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int):
     return reader, out / "scenes", json.loads((out / "scenes" / "truth.json").read_text())
 
 
+@pytest.fixture(scope="session")
+def third_hand_3(tmp_path_factory):
+    """bench/third_hand.py seed 3, crop examples, 20 scenes: black, peach, magenta and violet dice."""
+    return third_hand(tmp_path_factory.mktemp("third-hand-3"), 3, "dice", "crops", 20)
+
+
 def make_set(tmp_path_factory, name: str, spec: dict, style: str, seed: int, per_face: int = 5):
     folder = tmp_path_factory.mktemp(name)
     write_rendered_set(folder, spec, per_face=per_face, seed=seed, style=style)

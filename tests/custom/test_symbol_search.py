@@ -10,13 +10,10 @@ import math
 import cv2
 import pytest
 
-from .conftest import third_hand
-
 
 @pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
-    # bench/third_hand.py seed 3 (crop examples): black, peach, magenta and violet dice
-    return third_hand(tmp_path_factory.mktemp("third-hand-3"), 3, "dice", "crops", 20)
+def drawn(third_hand_3):
+    return third_hand_3
 
 
 def _read(drawn, scene: str):
