@@ -1198,6 +1198,25 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         n0 = len(cand)
         classify(_group(_typed_outlines(img_bgr, model, feat, comps, ANY_SIZE_MAX * h * w, 0.8), False))
         cand, sure = _sure_ones_replace(cand, n0, scale)
+    if model.shape == "square" and not sure and SQUARE_SEARCH and SQ_GUESS:
+        # still nothing sure, so no size is known: a lone die of the table's colour, or lit like it.
+        # The square searches below at the size the dice had in the taught photos (or at a few
+        # plausible sizes when the set was taught from crops); only a plain reading counts
+        h, w = img_bgr.shape[:2]
+        taught = _taught_area(model, img_bgr)
+        sides = [math.sqrt(taught)] if taught is not None else [k * min(h, w) for k in SQ_GUESS]
+        n0 = len(cand)
+        for side in sides:
+            squares = _group(_square_outlines(img_bgr, model, feat, side, None, SQ_GUESS_MOST), False)
+            more = _group(_table_type_squares(img_bgr, model, feat, side, SQ_GUESS_MOST), False)
+            classify(_join_groups(squares, more, side), every=True)
+            cand += _symbol_readings(img_bgr, feat, model, scale, side, [])
+        found = sorted((e for e in cand[n0:] if _plain(e)), key=lambda e: -e["_score"])
+        kept: list[dict] = []
+        for e in found:  # the sizes' readings of one place: the best is kept
+            if _free(e["_cnt"], _spots(kept, scale)):
+                kept.append(e)
+        cand, sure = _sure_ones_replace(cand[:n0] + kept, n0, scale)
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
         # the die's colour): look again for dice the colour of the table at the size of the sure
@@ -1290,10 +1309,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         cand += _symbol_readings(img_bgr, feat, model, scale, math.sqrt(med),
                                  _spots([e for e in cand if e["face"] is not None], scale))
         for e in cand[n0:]:
-            # a search of the whole picture: only a reading plainly of its type's colour and plainly
-            # its face counts (busy tables hold squares with a little likeness to some face)
-            if e["face"] is not None and (e["_d2"] > SQ_MAX_D2 or e["_margin"] < SQ_MIN_MARGIN
-                                          or e["_icon"] < SQ_MIN_ICON):
+            if not _plain(e):
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
     cand = _relight(cand, model)
@@ -1394,6 +1410,8 @@ SQ_MAX_D2 = 4.0       # a reading of such a square counts only this close to its
 SQ_MIN_MARGIN = 0.1   # ... and this far ahead of the next face
 SQ_HOLD = (0.7, 1.25)  # sure readings this far (area ratio) from the sure ones' median size are looked at again
 SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
+SQ_GUESS = (0.07, 0.09, 0.115)  # die sides (share of the picture's shorter side) searched when nothing is
+SQ_GUESS_MOST = 15               # ... read for sure and the set was taught from crops; squares per side
 
 
 def _square_strength(g: np.ndarray, s: float, signed: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -1481,21 +1499,31 @@ def _square_peaks(img_bgr, model: SetModel, feat, side: float, f: float, best: n
     return found
 
 
-def _square_outlines(img_bgr, model: SetModel, feat, side: float, refs: list[tuple[float, float]],
+def _square_outlines(img_bgr, model: SetModel, feat, side: float, refs: list[tuple[float, float]] | None,
                      most: int = SQ_MOST) -> list:
     """Squares of side ``side`` (any rotation) whose sides run along edges of lightness
     (_square_strength). Strengths are judged against the strongest squares at the places ``refs``
-    (x, y) of sure readings; the local peaks (at most ``most``, strongest first) whose body is
-    within SQ_MAX_D2 of a taught colour: (type, contour, area, quality)."""
+    (x, y) of sure readings (None: no sure readings, every strength counts); the local peaks (at
+    most ``most``, strongest first) whose body is within SQ_MAX_D2 of a taught colour: (type,
+    contour, area, quality)."""
     f = _work_scale(side)
     g = cv2.GaussianBlur(_resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f).astype(np.float32), (0, 0), 1.0)
     best, best_a = _square_strength(g, side * f)
     r = max(2, int(round(0.15 * side * f)))
+    if refs is None:
+        return _square_peaks(img_bgr, model, feat, side, f, best, best_a, 0.0, most)
     ref = [float(best[max(0, int(y * f) - r):int(y * f) + r + 1, max(0, int(x * f) - r):int(x * f) + r + 1].max())
            for x, y in refs]
     if not ref:
         return []
     return _square_peaks(img_bgr, model, feat, side, f, best, best_a, SQ_REL * float(np.median(ref)), most)
+
+
+def _plain(e: dict) -> bool:
+    """A reading of a search of the whole picture that counts: plainly of its type's colour and
+    plainly its face (busy tables hold squares with a little likeness to some face)."""
+    return e["face"] is not None and e["_d2"] <= SQ_MAX_D2 and e["_margin"] >= SQ_MIN_MARGIN \
+        and e["_icon"] >= SQ_MIN_ICON
 
 
 # a type this close (colour) to the table's is looked for on the table-to-type axis (over 24 stand-in
