@@ -1057,18 +1057,19 @@ RELIGHT_CAST_MIN = 3  # sure readings needed to judge the cast
 RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
 
 
-def _relight(cand: list[dict], model: SetModel) -> list[dict]:
+def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None) -> list[dict]:
     """Types judged again in the picture's own light. A die's brightness tells white from grey,
     but dim or bright light shifts every die's alike: the sure readings' median shift from their
     types' learned brightness is taken out of every reading's colour before its type (and face,
     among the faces of one name) is decided again. So is a colour cast (warm or cold light), the
     sure readings' median shift in chroma: a die that was unsure between two types of close hue
-    (peach and orange) is decided again too."""
+    (peach and orange) is decided again too. With ``judges``, the light is judged once, from the
+    sure ones among them, and ``cand`` decided again in it."""
     if model.kind != "dice" or len(model.types) < 2:
         return cand
     tindex = {t: i for i, t in enumerate(model.types)}
-    for _ in range(RELIGHT_ROUNDS):
-        sure = [e for e in cand if e["face"] is not None]
+    for _ in range(RELIGHT_ROUNDS if judges is None else 1):
+        sure = [e for e in (cand if judges is None else judges) if e["face"] is not None]
         if len(sure) < RELIGHT_MIN:
             break
         off = float(np.median([e["_col"][2] - model.die_mu[tindex[e["type"]], 2] for e in sure]))
@@ -1308,9 +1309,16 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # and dice of the table's very colour, seen only by their symbol, where nothing is read yet
         cand += _symbol_readings(img_bgr, feat, model, scale, math.sqrt(med),
                                  _spots([e for e in cand if e["face"] is not None], scale))
-        for e in cand[n0:]:
+        # plain as it is, or in the picture's light as the sure readings tell it (a peach die in
+        # warm light is orange)
+        raw = [dict(e) for e in cand[n0:]]
+        _relight(cand[n0:], model, judges=cand[:n0])
+        for e, r in zip(cand[n0:], raw, strict=True):
             if not _plain(e):
-                e["face"] = None
+                e.clear()
+                e.update(r)
+                if not _plain(e):
+                    e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
     cand = _relight(cand, model)
     sure = [e for e in cand if e["face"] is not None]

@@ -29,10 +29,11 @@ def _cache_dir(tmp_path_factory):
         os.environ["COMPANION_CACHE_DIR"] = old
 
 
-def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int):
-    """A set folder and scenes drawn by bench/third_hand.py (another hand's renderer) into ``out``:
-    (reader of the set, scenes folder, truth: picture name -> objects)."""
-    subprocess.run([sys.executable, str(ROOT / "bench" / "third_hand.py"), str(out), "--seed", str(seed),
+def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int, hand: str = "third_hand"):
+    """A set folder and scenes drawn by bench/third_hand.py (another hand's renderer; ``hand``
+    "other_hand": bench/other_hand.py) into ``out``: (reader of the set, scenes folder, truth:
+    picture name -> objects)."""
+    subprocess.run([sys.executable, str(ROOT / "bench" / f"{hand}.py"), str(out), "--seed", str(seed),
                     "--kind", kind, "--examples", examples, "--scenes", str(scenes)], check=True, capture_output=True)
     dicesets._OPEN.clear()
     reader = dicesets.open_set(out / "set", use_cache=False)
