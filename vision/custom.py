@@ -824,11 +824,16 @@ def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray) -> np.n
     m = cv2.erode(m, None, iterations=max(1, min(w, h) // 12))
     inner = cv2.erode(m, None, iterations=max(1, min(w, h) // 7))
     ring = cv2.subtract(m, inner)  # between the rim and the symbol: mostly bare body
-    f = feat[y:y + h, x:x + w][ring > 0]
+    # the part in the picture (an object at its edge may lie partly out of it)
+    H, W = feat.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, W), min(y + h, H)
+    sub = feat[y0:y1, x0:x1]
+    m, ring = m[y0 - y:y1 - y, x0 - x:x1 - x], ring[y0 - y:y1 - y, x0 - x:x1 - x]
+    f = sub[ring > 0]
     if len(f) < 20:
-        f = feat[y:y + h, x:x + w][m > 0]
+        f = sub[m > 0]
     if len(f) < 5:
-        f = feat[y:y + h, x:x + w].reshape(-1, 3)
+        f = sub.reshape(-1, 3)
     return np.median(f, axis=0)
 
 
@@ -1366,6 +1371,7 @@ HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried 
 HOUGH_ANY_MOST = 60
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
+HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the picture (a token at its edge)
 
 
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
@@ -1398,7 +1404,8 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     found = []
     t_ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
     for cx, cy, r in got:
-        if cx - r < 1 or cy - r < 1 or cx + r > w - 2 or cy + r > h - 2:
+        m = (1.0 - HOUGH_OUT) * r  # a token may lie this far out of the picture
+        if cx - m < 1 or cy - m < 1 or cx + m > w - 2 or cy + m > h - 2:
             continue
         cnt = np.stack([cx + r * np.cos(t_ang), cy + r * np.sin(t_ang)], axis=1).round().astype(np.int32)[:, None]
         d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))

@@ -2,9 +2,12 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from companion import dicesets
 from vision import custom, render
+
+from .conftest import third_hand
 
 
 def test_crowded_tokens_on_a_table_of_their_colour_crossed_by_lines_are_read(token_set):
@@ -78,3 +81,34 @@ def test_rimmed_tokens_whose_inner_disc_gave_the_size_are_found_whole():
     right = sum(any(np.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.6 * t["w"] and d["face"] == t["face"]
                     for d in got) for t in truth)
     assert len(truth) == 12 and right >= 11, f"{right} of {len(truth)} read"
+
+
+@pytest.fixture(scope="module")
+def third_hand_tokens_3(tmp_path_factory):
+    """bench/third_hand.py seed 3, tokens taught from whole photos, 2 scenes."""
+    return third_hand(tmp_path_factory.mktemp("third-hand-tokens-3"), 3, "tokens", "photos", 2)
+
+
+def test_a_token_at_the_pictures_edge_is_read(third_hand_tokens_3):
+    # bench/third_hand.py seed 3 (tokens, whole-photo examples), scene 000: the five-dots token at
+    # (38, 274), radius 38, touches the picture's left edge; its circle (r 38 at x 38.5) was left
+    # out as not wholly in the picture. A quarter of a circle's radius may now lie outside
+    reader, scenes, truth = third_hand_tokens_3
+    edge = [t for t in truth["000.png"] if t["x"] < 40]
+    assert [t["face"] for t in edge] == ["dots5"]
+    got = reader.read(cv2.imread(str(scenes / "000.png")))["tokens"]
+    near = [d["face"] for d in got if np.hypot(d["x"] - edge[0]["x"], d["y"] - edge[0]["y"]) < 0.5 * edge[0]["w"]]
+    assert near == ["dots5"], got
+
+
+def test_the_colour_of_an_outline_partly_out_of_the_picture_is_that_of_its_inside_part():
+    img = np.zeros((100, 120, 3), np.uint8)
+    img[:, :] = (40, 200, 40)
+    img[:, :30] = (200, 40, 40)  # a blue band at the left edge
+    feat = custom.colour_features(img)
+    t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    circle = np.stack([5 + 20 * np.cos(t), 50 + 20 * np.sin(t)], axis=1).round().astype(np.int32)[:, None]
+    assert circle[:, 0, 0].min() < 0
+    col = custom._body_colour(img, circle, feat)
+    assert np.allclose(col, custom.colour_features(img[:1, :1])[0, 0], atol=1e-3)
+
