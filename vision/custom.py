@@ -1112,15 +1112,21 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
 BLANK_CROWD = 2     # more bare die-like patches than this many per read die (plus 4) are a pattern of the table
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
 HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
+KEEP_SIZE = (0.35, 2.8)  # readings of this share of the median area are kept (others are parts or merges)
 ANY_SIZE_MAX = 0.15  # share of the picture an object may cover when no object of known size is read
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
 RETRY_Q = HOLD_Q      # ... unless its outline is shaped worse than this (the die with a shape it touches)
 
 
-def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: list | None = None) -> list[dict]:
+def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: list | None = None,
+                    med: float | None = None) -> list[dict]:
     """Readings of a later pass (``added``) merged into the earlier ones (``old``): a sure
     reading replaces the unsure or less good ones at its place; an unsure one only fills a
-    place free of ``taken`` (and is dropped without ``taken``)."""
+    place free of ``taken`` (and is dropped without ``taken``). Given the objects' size ``med``
+    (area), an old reading of a size the final check drops (a symbol's inside) does not hold its place."""
+    def holds(o: dict) -> bool:
+        return o["face"] is not None and (med is None or KEEP_SIZE[0] <= o["_area"] / med <= KEEP_SIZE[1])
+
     new = []
     for e in added:
         if e["face"] is None:
@@ -1128,7 +1134,7 @@ def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: lis
                 new.append(e)
             continue
         spot = _spots([e], scale)
-        if all(o["face"] is None or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
+        if all(not holds(o) or o["_score"] < e["_score"] for o in old if not _free(o["_cnt"], spot)):
             old = [o for o in old if _free(o["_cnt"], spot)]
             new.append(e)
     return old + new
@@ -1292,7 +1298,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # times as wide; of a place's circles the one that reads best is kept
         circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii])
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
-        cand = _merge_readings(cand[:n0], cand[n0:], scale)
+        cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med_hold)
         sure = [e for e in cand if e["face"] is not None]
     if model.shape == "square" and sure and SQUARE_SEARCH:
         # dice the colour of the table, or lit like it on one side: their outlines leak into the
@@ -1331,7 +1337,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     out = []
     if ref:
         med = float(np.median([e["_area"] for e in ref]))
-        cand = [e for e in cand if 0.35 * med <= e["_area"] <= 2.8 * med]
+        cand = [e for e in cand if KEEP_SIZE[0] * med <= e["_area"] <= KEEP_SIZE[1] * med]
         blanks = [e for e in cand if e["face"] is None and (e["_icon"] < model.icon_floor or e.get("_blank"))]
         # a die-shaped patch of die colour with no symbol: report a few as "seen, not read"
         ok_blanks = sorted((e for e in blanks if e["_d2"] < 6 and 0.6 * med <= e["_area"] <= 1.6 * med
