@@ -1140,6 +1140,15 @@ def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: lis
     return old + new
 
 
+def _best_per_place(readings: list[dict], scale: float) -> list[dict]:
+    """Of readings that may share places, the best (by score) of each place, best first."""
+    kept: list[dict] = []
+    for e in sorted(readings, key=lambda e: -e["_score"]):
+        if _free(e["_cnt"], _spots(kept, scale)):
+            kept.append(e)
+    return kept
+
+
 def _spots(readings: list[dict], scale: float) -> list[tuple[float, float, float]]:
     """The places (x, y, side) of readings, in the working picture's pixels."""
     return [(e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"])) for e in readings]
@@ -1223,12 +1232,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             more = _group(_table_type_squares(img_bgr, model, feat, side, SQ_GUESS_MOST), False)
             classify(_join_groups(squares, more, side), every=True)
             cand += _symbol_readings(img_bgr, feat, model, scale, side, [])
-        found = sorted((e for e in cand[n0:] if _plain(e)), key=lambda e: -e["_score"])
-        kept: list[dict] = []
-        for e in found:  # the sizes' readings of one place: the best is kept
-            if _free(e["_cnt"], _spots(kept, scale)):
-                kept.append(e)
-        cand, sure = _sure_ones_replace(cand[:n0] + kept, n0, scale)
+        # the sizes' readings of one place: the best is kept
+        cand, sure = _sure_ones_replace(cand[:n0] + _best_per_place([e for e in cand[n0:] if _plain(e)], scale),
+                                        n0, scale)
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
         # the die's colour): look again for dice the colour of the table at the size of the sure
@@ -1335,11 +1341,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                     e.update(better or dict(r, face=None))
         # squares of one die (its top, the top with its side) may meet at its symbol: one reading
         # of a place from this pass counts, the best
-        kept: list[dict] = []
-        for e in sorted((e for e in cand[n0:] if e["face"] is not None), key=lambda e: -e["_score"]):
-            if _free(e["_cnt"], _spots(kept, scale)):
-                kept.append(e)
-            else:
+        kept = {id(e) for e in _best_per_place([e for e in cand[n0:] if e["face"] is not None], scale)}
+        for e in cand[n0:]:
+            if id(e) not in kept:
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
     cand = _relight(cand, model)
