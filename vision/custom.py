@@ -1062,6 +1062,20 @@ RELIGHT_CAST_MIN = 3  # sure readings needed to judge the cast
 RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
 
 
+def _light(sure: list[dict], model: SetModel) -> np.ndarray | None:
+    """The picture's light as the sure readings ``sure`` tell it: their median shift (chroma, log
+    brightness) from their types' learned colour; None when too few are sure to judge it."""
+    if model.kind != "dice" or len(sure) < RELIGHT_MIN:
+        return None
+    tindex = {t: i for i, t in enumerate(model.types)}
+    shift = np.array([e["_col"] - model.die_mu[tindex[e["type"]]] for e in sure], np.float32)
+    light = np.zeros(3, np.float32)
+    light[2] = np.median(shift[:, 2])
+    if RELIGHT_CAST and len(sure) >= RELIGHT_CAST_MIN:
+        light[:2] = np.median(shift[:, :2], axis=0)
+    return light
+
+
 def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None) -> list[dict]:
     """Types judged again in the picture's own light. A die's brightness tells white from grey,
     but dim or bright light shifts every die's alike: the sure readings' median shift from their
@@ -1072,23 +1086,22 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
     sure ones among them, and ``cand`` decided again in it."""
     if model.kind != "dice" or len(model.types) < 2:
         return cand
-    tindex = {t: i for i, t in enumerate(model.types)}
     for _ in range(RELIGHT_ROUNDS if judges is None else 1):
-        sure = [e for e in (cand if judges is None else judges) if e["face"] is not None]
-        if len(sure) < RELIGHT_MIN:
+        light = _light([e for e in (cand if judges is None else judges) if e["face"] is not None], model)
+        if light is None:
             break
-        off = float(np.median([e["_col"][2] - model.die_mu[tindex[e["type"]], 2] for e in sure]))
-        cast = np.zeros(3, np.float32)
-        if RELIGHT_CAST and len(sure) >= RELIGHT_CAST_MIN:
-            cast[:2] = np.median([e["_col"][:2] - model.die_mu[tindex[e["type"]], :2] for e in sure], axis=0)
+        off = float(light[2])  # brightness
         for e in cand:
             if e.get("_icons") is None:
                 continue
             if e["face"] is None and not (RELIGHT_CAST and e.get("reason", "").startswith("unsure between")):
                 continue  # an abstention stays one: the light is judged only for dice read for sure
-            if abs(e["_col"][2] - model.die_mu[tindex[e["type"]], 2] - off) > RELIGHT_OWN:
-                continue  # lit unlike the others (a spot of glare): its own light is kept
-            col = e["_col"] - np.array([cast[0], cast[1], off], np.float32)
+            if float(np.min(np.abs(e["_col"][2] - off - model.die_mu[:, 2]))) > RELIGHT_OWN:
+                # lit unlike the others whatever its type (a spot of glare): its own light is kept.
+                # (Of its type as read, it may be lit unlike them for being of another type: a
+                # white die read as a purple one of its face in dim light)
+                continue
+            col = e["_col"] - light
             _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"]), model)
     return cand
 
@@ -1305,6 +1318,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii])
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
         cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med_hold)
+        # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet
+        n0 = len(cand)
+        cand += _symbol_readings(img_bgr, feat, model, scale, 2 * r0,
+                                 _spots([e for e in cand if e["face"] is not None], scale))
+        cand = _merge_readings(cand[:n0], cand[n0:], scale)
         sure = [e for e in cand if e["face"] is not None]
     if model.shape == "square" and sure and SQUARE_SEARCH:
         # dice the colour of the table, or lit like it on one side: their outlines leak into the
@@ -1348,7 +1366,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
     cand = _relight(cand, model)
     sure = [e for e in cand if e["face"] is not None]
-    ref = sure if sure else cand
+    # the objects' size is the strongly sure readings' (a crowd of a cloth's dots, each weakly like
+    # a face, must not outvote the dice)
+    ref = [e for e in sure if e["_icon"] >= like] or sure or cand
     out = []
     if ref:
         med = float(np.median([e["_area"] for e in ref]))
@@ -1423,12 +1443,10 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
                 got += c[0][:most].tolist()
     h, w = img_bgr.shape[:2]
     found = []
-    t_ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
     for cx, cy, r in got:
-        m = (1.0 - HOUGH_OUT) * r  # a token may lie this far out of the picture
-        if cx - m < 1 or cy - m < 1 or cx + m > w - 2 or cy + m > h - 2:
+        if not _room_for_circle(cx, cy, r, w, h):
             continue
-        cnt = np.stack([cx + r * np.cos(t_ang), cy + r * np.sin(t_ang)], axis=1).round().astype(np.int32)[:, None]
+        cnt = _circle(cx, cy, r)
         d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
         t = int(np.argmin(d2))
         if d2[t] < EDGE_ANY_D2:
@@ -1500,6 +1518,19 @@ def _resized(a: np.ndarray, f: float) -> np.ndarray:
         return a
     h, w = a.shape[:2]
     return cv2.resize(a, (max(8, int(round(w * f))), max(8, int(round(h * f)))), interpolation=cv2.INTER_AREA)
+
+
+def _room_for_circle(cx: float, cy: float, r: float, w: int, h: int) -> bool:
+    """A circle of radius ``r`` centred at (cx, cy) lies in a w x h picture, but for HOUGH_OUT of
+    its radius (a token at the picture's edge)."""
+    m = (1.0 - HOUGH_OUT) * r
+    return m + 1 <= cx <= w - 2 - m and m + 1 <= cy <= h - 2 - m
+
+
+def _circle(cx: float, cy: float, r: float) -> np.ndarray:
+    """The outline (48 points) of a circle of radius ``r`` centred at (cx, cy)."""
+    t = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1).round().astype(np.int32)[:, None]
 
 
 def _room_for_square(cx: float, cy: float, side: float, w: int, h: int) -> bool:
@@ -1712,6 +1743,8 @@ SYMBOL_FINE_ICON = 0.45      # ... this like its face
 # (over 24 stand-in dice sets, the 24 dice read this way were 0.70 alike or more; the dashes of a
 # tablecloth, read as a key, 0.62 or less), besides SQ_MIN_MARGIN ahead of the next face
 SYMBOL_MIN_ICON = 0.65
+# ... or, if it is less far ahead (but sure: two faces of the set look alike), this like its face
+SYMBOL_STRONG_ICON = 0.95
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
 
@@ -1746,16 +1779,30 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     the table-to-type axis): neither colour nor edges tell them from the table, only their symbol
     (_symbol_places). A square of side ``side`` centred on each symbol is read at a few rotations,
     then finer around the best; the best reading of each place, if it is sure, SYMBOL_MIN_ICON
-    like its face and of such a type."""
+    like its face and of such a type. Tokens (``side`` their width): a circle centred on each
+    symbol, if it reads so and its colour is plainly its type's (SQ_MAX_D2)."""
     if not SYMBOL_SEARCH:
         return []
-    table = np.median(_resized(feat, _work_scale(side)).reshape(-1, 3), axis=0)
-    close = {t for t, dist in _table_close_types(model, table) if dist < SYMBOL_MAX_DIST}
-    if not close:
-        return []
+    if model.shape == "round":
+        # a token's circle around its symbol shows its own colour (what is left of it around the
+        # symbol): a token is read wherever that is plainly its type's colour, whatever the
+        # table's (a red token on a dark red cloth, lost to the colour masks, its rim too faint)
+        close = set(range(len(model.types)))
+    else:
+        table = np.median(_resized(feat, _work_scale(side)).reshape(-1, 3), axis=0)
+        close = {t for t, dist in _table_close_types(model, table) if dist < SYMBOL_MAX_DIST}
+        if not close:
+            return []
     out = []
     h, w = img_bgr.shape[:2]
     for cx, cy in _symbol_places(img_bgr, side, places):
+        if model.shape == "round":
+            # a token: its symbol is printed in its middle, and a circle reads it at any rotation
+            if _room_for_circle(cx, cy, side / 2, w, h):
+                best = _entry(img_bgr, feat, _circle(cx, cy, side / 2), model, scale)
+                if _symbol_sure(best, model, close) and best["_d2"] <= SQ_MAX_D2:
+                    out.append(best)
+            continue
         if not _room_for_square(cx, cy, side, w, h):
             continue
 
@@ -1765,10 +1812,16 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
         best, deg = max(((at(d), d) for d in SYMBOL_COARSE), key=lambda p: p[0]["_score"])
         if best["_icon"] >= SYMBOL_FINE_ICON:
             best = max([best, at(deg - SYMBOL_FINE), at(deg + SYMBOL_FINE)], key=lambda e: e["_score"])
-        if best["face"] is not None and best["_icon"] >= SYMBOL_MIN_ICON and best["_margin"] >= SQ_MIN_MARGIN \
-                and model.types.index(best["type"]) in close:
+        if _symbol_sure(best, model, close):
             out.append(best)
     return out
+
+
+def _symbol_sure(e: dict, model: SetModel, close: set) -> bool:
+    """A reading found by its symbol alone counts (see SYMBOL_MIN_ICON), of a type ``close`` to the table's colour."""
+    return e["face"] is not None and e["_icon"] >= SYMBOL_MIN_ICON \
+        and (e["_margin"] >= SQ_MIN_MARGIN or e["_icon"] >= SYMBOL_STRONG_ICON) \
+        and model.types.index(e["type"]) in close
 
 
 # --- learning ----------------------------------------------------------------------------------
@@ -2274,7 +2327,7 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
     loo = _leave_one_out(model, patches, src_a, ex_cls)
     if len(loo) >= 6:
         med = float(np.median([r[0] for r in loo]))
-        bad = {r[4] for r in loo if r[0] < med - 0.35}
+        bad = {r[4] for r in loo if r[0] < med - LOO_OUTLIER}
         per_cls = {c: sum(1 for k in range(len(used)) if ex_cls[k] == c and k not in bad) for c in set(ex_cls)}
         bad = {k for k in bad if per_cls[ex_cls[k]] >= 2}
         if bad:
@@ -2464,6 +2517,9 @@ def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, s
         model.__dict__.pop("_descT", None)
         model.__dict__.pop("_runs", None)
     return src, got
+
+
+LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
 
 
 def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int]) -> list:

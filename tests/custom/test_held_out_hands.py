@@ -1,0 +1,71 @@
+"""Cases from stand-in sets the reader was not tuned on (bench/other_hand.py and bench/third_hand.py,
+seeds 7 and 8; the reader had been measured on seeds 1 to 6 only).
+
+- Tokens of the table's very colour (navy tokens on a navy cloth) show nothing of themselves but
+  their printed symbol: circles of the sure tokens' size centred on symbols read them. They also
+  read a token of a near colour whose outline and rim are lost.
+- A cloth printed with dots, each read weakly as a face, must not set the size of the objects:
+  the size is the strongly sure readings'.
+- In dim light a white die's shared face (a face name of two types) is read as the darker type's:
+  judging the light of the picture must not keep it out for being lit unlike the type it was
+  first read as.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .conftest import third_hand
+
+
+def _right(truth: list[dict], got: list[dict]) -> list[dict]:
+    return [t for t in truth if any((d.get("type", "token"), d["face"]) == (t["type"], t["face"])
+                                    and np.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"] for d in got)]
+
+
+def test_tokens_of_the_cloths_colour_are_read_by_their_symbols(tmp_path):
+    # third-hand seed 7 tokens, scene 024: 12 navy tokens on a navy cloth. Their colour and their
+    # rims are lost in the cloth; 9 were read before the symbol search, the other three missed
+    reader, scenes, truth = third_hand(tmp_path, 7, "tokens", "crops", 25)
+    want = truth["024.png"]
+    got = reader.read(cv2.imread(str(scenes / "024.png")))["tokens"]
+    assert len(want) == 12
+    assert len(_right(want, got)) == 12 and len(got) == 12, (want, got)
+
+
+def test_a_token_lost_in_a_cloth_of_a_near_colour_is_read_by_its_symbol(tmp_path):
+    # other-hand seed 7 tokens taught from photos, scene 020: red tokens on a dark red cloth. The
+    # "tri" token at (296, 94) was found by no outline and no circle (its rim too faint); the
+    # circle around its symbol reads it 0.97 like the tri, of the tokens' colour
+    reader, scenes, truth = third_hand(tmp_path, 7, "tokens", "photos", 21, hand="other_hand")
+    tri = [t for t in truth["020.png"] if abs(t["x"] - 296) < 5 and abs(t["y"] - 94) < 5]
+    assert [t["face"] for t in tri] == ["tri"]
+    got = reader.read(cv2.imread(str(scenes / "020.png")))["tokens"]
+    assert _right(tri, got) == tri, got
+    # nothing is read twice or where there is no token
+    assert len(got) <= len(truth["020.png"]) and len(_right(truth["020.png"], got)) == len(got), got
+
+
+def test_a_dotted_cloth_does_not_set_the_size_of_the_dice(tmp_path):
+    # other-hand seed 8 dice taught from photos, scene 028: three dice on a purple cloth with a grid
+    # of green dots. 11 dots were read for sure but weakly (0.51-0.55 like the slate hex; the
+    # examples match each other 0.74 or more); their median size made the three dice (twelve times
+    # their area) too big to keep: 3 dice missed, 17 dots reported
+    reader, scenes, truth = third_hand(tmp_path, 8, "dice", "photos", 29, hand="other_hand")
+    want = truth["028.png"]
+    got = reader.read(cv2.imread(str(scenes / "028.png")))["dice"]
+    assert len(want) == 3
+    assert len(_right(want, got)) == 3 and len(got) == 3, (want, got)
+
+
+def test_a_white_die_in_dim_light_is_not_read_as_the_purple_die_of_its_face(tmp_path):
+    # other-hand seed 7 dice taught from photos, scene 010: 12 dice in dim light; two white dice
+    # with the "skull" face (a face of the white and the purple type) read as purple: all dice are
+    # darker than taught, the white ones much darker than white, so they came nearer purple. The
+    # light judged from the sure dice was not applied to them, for being lit unlike purple dice
+    reader, scenes, truth = third_hand(tmp_path, 7, "dice", "photos", 11, hand="other_hand")
+    want = truth["010.png"]
+    got = reader.read(cv2.imread(str(scenes / "010.png")))["dice"]
+    assert sorted(t["type"] for t in want if t["face"] == "skull") == ["bone", "bone"]
+    assert len(_right(want, got)) == len(want) == len(got), (want, got)
