@@ -1338,12 +1338,15 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                           if _free(f[1], places)], False)
         # and dice of a type the colour of the table, whose edges of lightness are weaker than its
         # marks; a place both searches found is read from both squares (the better reading is kept)
-        more = _group([f for f in _table_type_squares(img_bgr, model, feat, math.sqrt(med))
+        more = _group([f for f in _table_type_squares(img_bgr, model, feat, math.sqrt(med),
+                                                      light=_light(sure, model))
                        if _free(f[1], places)], False)
         classify(_join_groups(squares, more, math.sqrt(med)), every=True)
         # and dice of the table's very colour, seen only by their symbol, where nothing is read yet
+        # (a reading of this pass that is not plain does not count: it does not hold its place)
         cand += _symbol_readings(img_bgr, feat, model, scale, math.sqrt(med),
-                                 _spots([e for e in cand if e["face"] is not None], scale))
+                                 _spots([e for e in cand[:n0] if e["face"] is not None]
+                                        + [e for e in cand[n0:] if _plain(e)], scale))
         # plain as it is, or in the picture's light as the sure readings tell it (a peach die in
         # warm light is orange)
         raw = [dict(e) for e in cand[n0:]]
@@ -1544,10 +1547,11 @@ def _square(cx: float, cy: float, side: float, deg: float) -> np.ndarray:
 
 
 def _square_peaks(img_bgr, model: SetModel, feat, side: float, f: float, best: np.ndarray, best_a: np.ndarray,
-                  lim: float, most: int, types=None) -> list:
+                  lim: float, most: int, types=None, light: np.ndarray | None = None) -> list:
     """The local peaks of a square-strength map (at scale ``f``) at least ``lim`` strong, strongest
     first (at most ``most``), whose body is within SQ_MAX_D2 of a taught colour (of one of
-    ``types`` if given): (type, contour, area, quality)."""
+    ``types`` if given), as it is or in the picture's ``light`` (see _light): (type, contour, area,
+    quality)."""
     h, w = img_bgr.shape[:2]
     s = side * f
     peak = cv2.dilate(best, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.6 * s)) | 1,) * 2))
@@ -1559,7 +1563,10 @@ def _square_peaks(img_bgr, model: SetModel, feat, side: float, f: float, best: n
         if not _room_for_square(cx, cy, side, w, h):
             continue
         cnt = _square(cx, cy, side, deg)
-        d2 = _colour_d2(model, _body_colour(img_bgr, cnt, feat))
+        col = _body_colour(img_bgr, cnt, feat)
+        d2 = _colour_d2(model, col)
+        if light is not None:
+            d2 = np.minimum(d2, _colour_d2(model, col - light))
         t = int(np.argmin(d2))
         if d2[t] <= SQ_MAX_D2 and (types is None or t in types):  # a reading farther from its type's colour would not count
             found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
@@ -1661,29 +1668,38 @@ TABLE_TYPE_MIN = 1.0        # ... when the two are at least this far apart (sd u
 TABLE_TYPE_REL = 0.25       # a square counts there when its sides rise this share of the way to the type
 
 
-def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int = SQ_MOST) -> list:
+def _table_type_squares(img_bgr, model: SetModel, feat, side: float, most: int = SQ_MOST,
+                        light: np.ndarray | None = None) -> list:
     """Dice of a type whose colour the table's is close to (a peach die on yellowish paper): the
     colour check cannot tell them from the table, and their edges of lightness are weaker than
     the table's own marks. Along the axis from the table's colour (the picture's median) to the
     type's (in the type's sd units) the marks vanish and the die stands out, brighter inside:
     squares of side ``side`` whose sides rise inwards along that axis, at least TABLE_TYPE_REL of
-    the way from table to type: (type, contour, area, quality)."""
+    the way from table to type: (type, contour, area, quality). Also in the picture's ``light``
+    (see _light): warm dim light may take a mint die and a beige table to about one colour, and
+    the axis from the one to the other is another."""
     f = _work_scale(side)
     small = _resized(feat, f)
     table = np.median(small.reshape(-1, 3), axis=0)
+    close = [(t, dist, None) for t, dist in _table_close_types(model, table)]
+    if light is not None:
+        # the table and the dice as they would look in the taught light
+        close += [(t, dist, light) for t, dist in _table_close_types(model, table - light)]
     found = []
-    for t, dist in _table_close_types(model, table):
+    for t, dist, lit in close:
         if dist < TABLE_TYPE_MIN:
             continue  # the table is the type's colour: see _symbol_readings
-        d = (model.die_mu[t] - table) / model.die_sd[t]
+        tab = table if lit is None else table - lit
+        d = (model.die_mu[t] - tab) / model.die_sd[t]
         u = (d / dist / model.die_sd[t]).astype(np.float32)
-        # 0 at the table's colour, 100 at the type's
+        # 0 at the table's colour, 100 at the type's (the projection of a shift of the light is
+        # the same for the table and the type)
         g = np.clip(((small - table) @ u) * (100.0 / dist), -50.0, 150.0).astype(np.float32)
         g = cv2.GaussianBlur(g, (0, 0), 1.0)
         best, best_a = _square_strength(g, side * f, signed=True)
         # a sharp rise of 100 along a side measures about 200 (Sobel's 4x, spread by the blur)
         lim = TABLE_TYPE_REL * 200.0
-        squares = _square_peaks(img_bgr, model, feat, side, f, best, best_a, lim, most, types={int(t)})
+        squares = _square_peaks(img_bgr, model, feat, side, f, best, best_a, lim, most, types={int(t)}, light=lit)
         found += squares + [b for _, cnt, _, _ in squares if (b := _rise_blob(g, cnt, f, side, int(t))) is not None]
     return found
 
