@@ -44,13 +44,18 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   like each other: a square of a grid-ruled cloth). Of token readings that overlap only the best
   is kept (tokens lie side by side: the others are circles inside it). A set taught from whole photos
   knows its objects' size at the table: where every sure reading is far from it (the insides of
-  ring symbols), circles of that size are tried too.
+  ring symbols), circles of that size are tried too. A token whose colour and rim are lost in
+  the table (navy on navy) is read from a circle of the sure ones' width centred on its symbol,
+  where that circle is plainly of the tokens' colour.
   Square dice are also looked for as squares of the sure ones' size whose three strongest sides
   run along edges of lightness (a die lit like the table on one side); and for a type whose
   colour the table's is close to, along the axis from the table's colour to the type's, where
   the table's grey marks vanish and the die is a square brighter inside (a peach die on
-  yellowish ruled paper).
-  Many bare die-like patches (more than 2 per read die + 4) are the table: none reported.
+  yellowish ruled paper); also in the picture's light as the sure dice tell it (warm dim light
+  takes a mint die to beige paper's colour).
+  Many bare die-like patches (more than 2 per read die + 4) are the table: none reported. The
+  objects' size is the strongly sure readings' (a cloth's dots, each weakly like a face, must
+  not outvote the dice); readings far from it are dropped.
 * **Icon descriptor**: the object is warped to a canonical square patch (perspective quad for
   square bodies, ellipse->circle for round ones); the descriptor is the brightness-normalised
   gradient magnitude plus the high-pass luminance of the inner area (24x24 grid); for square
