@@ -2195,6 +2195,9 @@ def _agreed_outline(img: np.ndarray, c: np.ndarray | None, c1: np.ndarray | None
     return c if c is not None else c1
 
 
+LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
+
+
 def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[str]]:
     """Learn colours, shape and icon descriptors from examples. Returns (model, warnings)."""
     warnings: list[str] = []
@@ -2538,9 +2541,6 @@ def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, s
         model.__dict__.pop("_descT", None)
         model.__dict__.pop("_runs", None)
     return src, got
-
-
-LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
 
 
 def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int]) -> list:
