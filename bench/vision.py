@@ -22,13 +22,19 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
-import cv2
-import numpy as np
+if "--sets" in sys.argv[1:2]:
+    # bench/vision_sets.py reads on one core, numpy's BLAS too (its threads are fixed when numpy loads)
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # first, even when PYTHONPATH has it: this folder's vision.py must not shadow the package
