@@ -900,11 +900,48 @@ def _masked_sims(model: SetModel, descs: np.ndarray, valid: np.ndarray) -> np.nd
     return sims / np.maximum(wsum, 1e-9)
 
 
-def _class_scores(model: SetModel, descs: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
+def _desc_t(model: SetModel) -> np.ndarray:
+    """The examples' descriptors as columns (D, N), made once per model."""
     dt = model.__dict__.get("_descT")
     if dt is None or dt.shape[1] != len(model.desc):
         dt = model.__dict__["_descT"] = np.ascontiguousarray(model.desc.T)
-    sims = descs @ dt if valid is None else _masked_sims(model, descs, valid)   # (R, N)
+    return dt
+
+
+def _class_scores(model: SetModel, descs: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
+    """Each class's likeness to the query, whose rotations' descriptors are ``descs`` (R, D)
+    (compared over the cells ``valid`` only, if given: see _saturated_cells)."""
+    return _scores_of_sims(model, descs @ _desc_t(model) if valid is None else _masked_sims(model, descs, valid))
+
+
+BATCH = 24  # queries matched in one matrix product (the examples' descriptors, tens of MB, are read once for all)
+
+
+def _icons_of(model: SetModel, patches: list[np.ndarray]) -> list[np.ndarray]:
+    """_class_scores of each canonical patch (at all its rotations), the queries without clipped
+    cells matched BATCH at a time: one product of many queries costs little more than one, as
+    reading the examples' descriptors from memory is most of it."""
+    rots = [_rotations(p, model.shape) for p in patches]
+    descs = [np.stack([descriptor(r, model.shape) for r in rs]) for rs in rots]
+    valid = [_saturated_cells(rs, model.shape) for rs in rots]
+    out: list = [None] * len(patches)
+    plain = [i for i, v in enumerate(valid) if v is None]
+    for i in range(len(patches)):
+        if valid[i] is not None:
+            out[i] = _scores_of_sims(model, _masked_sims(model, descs[i], valid[i]))
+    for k in range(0, len(plain), BATCH):
+        part = plain[k:k + BATCH]
+        sims = np.concatenate([descs[i] for i in part]) @ _desc_t(model)
+        at = 0
+        for i in part:
+            out[i] = _scores_of_sims(model, sims[at:at + len(descs[i])])
+            at += len(descs[i])
+    return out
+
+
+def _scores_of_sims(model: SetModel, sims: np.ndarray) -> np.ndarray:
+    """Each class's likeness from the similarities ``sims`` (R, N) of a query's R rotations to the
+    N example descriptors: a face's best examples (TOP_K, pooled across types as in _pool_k)."""
     best = sims.max(axis=0)              # (N,)
     ncls = len(model.labels)
     out = np.full(ncls, -1.0, np.float32)
@@ -979,10 +1016,12 @@ COLOUR_DOUBT_FROM = 6.0
 COLOUR_DOUBT_SLOPE = 0.025
 
 
-def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None) -> dict:
-    rots = _rotations(patch, model.shape)
-    descs = np.stack([descriptor(p, model.shape) for p in rots])
-    icon = _class_scores(model, descs, _saturated_cells(rots, model.shape))
+def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None,
+                   icon: np.ndarray | None = None) -> dict:
+    """Type and face of one canonical patch whose body colour is ``col`` (its symbol's likeness
+    to each class ``icon``, if already known)."""
+    if icon is None:
+        icon = _icons_of(model, [patch])[0]
     if energy is None:
         energy = icon_energy(patch, model.shape)
     res = _decide(model, icon, _colour_d2(model, col), energy)
@@ -1028,26 +1067,39 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) ->
 
 
 def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
-    patch = canonical_patch(img_bgr, cnt, model.shape)
-    col = _body_colour(img_bgr, cnt, feat)
-    energy = icon_energy(patch, model.shape)
-    if BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) \
-            and energy < BLANK_PRE * float(model.cls_energy.min()):
+    """The reading of the outline ``cnt``."""
+    return _entries(img_bgr, feat, [cnt], model, scale)[0]
+
+
+def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float) -> list[dict]:
+    """The readings of the outlines ``cnts`` (their symbols matched together: _icons_of)."""
+    pre = []
+    for cnt in cnts:
+        patch = canonical_patch(img_bgr, cnt, model.shape)
+        energy = icon_energy(patch, model.shape)
         # plainly no symbol (a square of a checked cloth, a bare die): not worth matching
-        d2 = _colour_d2(model, col)
-        t = int(np.argmin(d2))
-        r = {"type": model.types[t], "face": None, "icon": 0.0, "colour_d2": float(d2[t]), "total": -2.0,
-             "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
-    else:
-        r = classify_patch(model, patch, col, energy)
-    M = cv2.moments(cnt)
-    cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
-    x, y, w, h = cv2.boundingRect(cnt)
-    e = {"_col": col, "_cnt": cnt, "_area": cv2.contourArea(cnt), "_icons": r.get("icons"), "_energy": energy,
-         "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
-         "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale)}
-    _set_decision(e, r, model)
-    return e
+        blank = BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) > 0 \
+            and energy < BLANK_PRE * float(model.cls_energy.min())
+        pre.append((cnt, patch, _body_colour(img_bgr, cnt, feat), energy, blank))
+    icons = iter(_icons_of(model, [patch for _, patch, _, _, blank in pre if not blank]))
+    out = []
+    for cnt, patch, col, energy, blank in pre:
+        if blank:
+            d2 = _colour_d2(model, col)
+            t = int(np.argmin(d2))
+            r = {"type": model.types[t], "face": None, "icon": 0.0, "colour_d2": float(d2[t]), "total": -2.0,
+                 "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
+        else:
+            r = classify_patch(model, patch, col, energy, icon=next(icons))
+        M = cv2.moments(cnt)
+        cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
+        x, y, w, h = cv2.boundingRect(cnt)
+        e = {"_col": col, "_cnt": cnt, "_area": cv2.contourArea(cnt), "_icons": r.get("icons"), "_energy": energy,
+             "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
+             "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale)}
+        _set_decision(e, r, model)
+        out.append(e)
+    return out
 
 
 def _set_decision(e: dict, r: dict, model: SetModel) -> None:
@@ -1158,6 +1210,48 @@ def _merge_readings(old: list[dict], added: list[dict], scale: float, taken: lis
     return old + new
 
 
+OUTSIZED_MIN = 3    # sure readings needed to judge that one is too large
+OUTSIZED_SIDE = 0.6  # ... and the earlier reading lies to one side of it: its centre is off the circle's
+                     # by this share of the two radii's difference, at least (0 when concentric)
+
+
+def _give_back_outsized(cand: list[dict], before: list[dict], scale: float) -> list[dict]:
+    """Readings of the circle search (those of ``cand`` not in ``before``) far larger than the
+    sure readings' median (past SQ_HOLD) give their place back to the best earlier reading of
+    about that size there, plainly of its face (HOUGH_HOLD_MARGIN ahead of the next), if that one
+    lies against one side of the circle: a circle that
+    takes in a token's shadow reads the token off-centre and shrunk (rings so read were more like
+    a pentagon with a dot). A rimmed token's inner disc lies in the middle of its whole circle:
+    there the circle keeps its place (the circles of whole tokens, 1.2-1.6 times as wide as
+    their inner discs, were off their centres by 0.4 or less of the radii's difference; circles
+    with a shadow by 1.0-1.2)."""
+    sure = [e for e in cand if e["face"] is not None]
+    if len(sure) < OUTSIZED_MIN:
+        return cand
+    med = float(np.median([e["_area"] for e in sure]))
+    old = {id(e) for e in before}
+    kept = {id(e) for e in cand}
+    back = [o for o in before if id(o) not in kept and o["face"] is not None
+            and o["_margin"] >= HOUGH_HOLD_MARGIN and SQ_HOLD[0] <= o["_area"] / med <= SQ_HOLD[1]]
+
+    def aside(o: dict, e: dict) -> bool:
+        dr = math.sqrt(e["_area"] / math.pi) - math.sqrt(o["_area"] / math.pi)
+        return dr > 0 and math.hypot(e["x"] - o["x"], e["y"] - o["y"]) / scale >= OUTSIZED_SIDE * dr
+
+    out = []
+    for e in cand:
+        if id(e) not in old and e["face"] is not None and e["_area"] / med > SQ_HOLD[1]:
+            there = [o for o in back if not _free(o["_cnt"], _spots([e], scale))]
+            if there:
+                best = max(there, key=lambda o: o["_score"])
+                if aside(best, e):
+                    back = [o for o in back if o is not best]
+                    out.append(best)
+                    continue
+        out.append(e)
+    return out
+
+
 def _best_per_place(readings: list[dict], scale: float) -> list[dict]:
     """Of readings that may share places, the best (by score) of each place, best first."""
     kept: list[dict] = []
@@ -1213,16 +1307,21 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     info: dict = {}
 
     def classify(groups, every: bool = False) -> None:
-        for group in groups:
-            es = [_entry(img_bgr, feat, group[0][1], model, scale)]
-            if every or es[0]["face"] is None or es[0]["_margin"] < EARLY_MARGIN:  # unsure: try the other outlines
-                es += [_entry(img_bgr, feat, c, model, scale) for _, c in group[1:]]
-            elif es[0]["_q"] < RETRY_Q:
-                # sure, but of a poorly shaped outline (the die with a shape it touches): a
-                # well-shaped outline of its place (the die's own) may read better
-                es += [e for e in (_entry(img_bgr, feat, c, model, scale) for _, c in group[1:])
-                       if e["_q"] >= RETRY_Q]
-            cand.append(max(es, key=lambda e: e["_score"]))
+        # each group's first outline, then the others where they are needed (all of a step read together)
+        firsts = _entries(img_bgr, feat, [group[0][1] for group in groups], model, scale)
+        more = []
+        for gi, (group, e) in enumerate(zip(groups, firsts, strict=True)):
+            if every or e["face"] is None or e["_margin"] < EARLY_MARGIN or e["_q"] < RETRY_Q:
+                more += [(gi, c) for _, c in group[1:]]
+        es: list[list[dict]] = [[e] for e in firsts]
+        for (gi, _), e in zip(more, _entries(img_bgr, feat, [c for _, c in more], model, scale), strict=True):
+            f = firsts[gi]
+            if every or f["face"] is None or f["_margin"] < EARLY_MARGIN or e["_q"] >= RETRY_Q:
+                # unsure: the other outlines are tried. Sure, but of a poorly shaped outline (the
+                # die with a shape it touches): a well-shaped outline of its place (the die's own)
+                # may read better
+                es[gi].append(e)
+        cand.extend(max(g, key=lambda e: e["_score"]) for g in es)
 
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
@@ -1322,7 +1421,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # times as wide; of a place's circles the one that reads best is kept
         circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii])
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
-        cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med_hold)
+        before = cand[:n0]
+        cand = _give_back_outsized(_merge_readings(before, cand[n0:], scale, med=med_hold), before, scale)
         # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet
         n0 = len(cand)
         cand += _symbol_readings(img_bgr, feat, model, scale, 2 * r0,
@@ -1649,11 +1749,9 @@ def _recentred(img_bgr, feat, e: dict, model: SetModel, scale: float, side: floa
     best = _entry(img_bgr, feat, _square(cx, cy, side, deg), model, scale)
     if best["_icon"] < RECENTRE_TRY:
         return None  # nothing like a face there: not worth the other squares
-    for k in RECENTRE_SIZES:
-        for t in RECENTRE_TURNS:
-            if (k, t) != (1.0, 0) and _room_for_square(cx, cy, k * side, W, H):
-                best = max(best, _entry(img_bgr, feat, _square(cx, cy, k * side, deg + t), model, scale),
-                           key=lambda r: r["_score"])
+    others = [_square(cx, cy, k * side, deg + t) for k in RECENTRE_SIZES for t in RECENTRE_TURNS
+              if (k, t) != (1.0, 0) and _room_for_square(cx, cy, k * side, W, H)]
+    best = max([best] + _entries(img_bgr, feat, others, model, scale), key=lambda r: r["_score"])
     if not _plain(best) or (off > RECENTRE_NEAR and best["_margin"] < RECENTRE_FAR_MARGIN):
         return None
     return best
@@ -1766,6 +1864,7 @@ SYMBOL_FINE_ICON = 0.45      # ... this like its face
 SYMBOL_MIN_ICON = 0.65
 # ... or, if it is less far ahead (but sure: two faces of the set look alike), this like its face
 SYMBOL_STRONG_ICON = 0.95
+SYMBOL_ANY_PLAIN = True    # ... and dice of any type, where their reading is plain (_plain)
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
 
@@ -1812,28 +1911,34 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     else:
         table = np.median(_resized(feat, _work_scale(side)).reshape(-1, 3), axis=0)
         close = {t for t, dist in _table_close_types(model, table) if dist < SYMBOL_MAX_DIST}
-        if not close:
+        if not close and not SYMBOL_ANY_PLAIN:
             return []
-    out = []
     h, w = img_bgr.shape[:2]
-    for cx, cy in _symbol_places(img_bgr, side, places):
-        if model.shape == "round":
-            # a token: its symbol is printed in its middle, and a circle reads it at any rotation
-            if _room_for_circle(cx, cy, side / 2, w, h):
-                best = _entry(img_bgr, feat, _circle(cx, cy, side / 2), model, scale)
-                if _symbol_sure(best, model, close) and best["_d2"] <= SQ_MAX_D2:
-                    out.append(best)
-            continue
-        if not _room_for_square(cx, cy, side, w, h):
-            continue
-
-        def at(deg: float, cx: float = cx, cy: float = cy) -> dict:
-            return _entry(img_bgr, feat, _square(cx, cy, side, deg), model, scale)
-
-        best, deg = max(((at(d), d) for d in SYMBOL_COARSE), key=lambda p: p[0]["_score"])
-        if best["_icon"] >= SYMBOL_FINE_ICON:
-            best = max([best, at(deg - SYMBOL_FINE), at(deg + SYMBOL_FINE)], key=lambda e: e["_score"])
-        if _symbol_sure(best, model, close):
+    if model.shape == "round":
+        # a token: its symbol is printed in its middle, and a circle reads it at any rotation
+        spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places)
+                 if _room_for_circle(cx, cy, side / 2, w, h)]
+        return [e for e in _entries(img_bgr, feat, [_circle(cx, cy, side / 2) for cx, cy in spots], model, scale)
+                if _symbol_sure(e, model, close) and e["_d2"] <= SQ_MAX_D2]
+    spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places) if _room_for_square(cx, cy, side, w, h)]
+    nc = len(SYMBOL_COARSE)
+    coarse = _entries(img_bgr, feat, [_square(cx, cy, side, d) for cx, cy in spots for d in SYMBOL_COARSE],
+                      model, scale)
+    bests = [max(zip(coarse[i * nc:(i + 1) * nc], SYMBOL_COARSE, strict=True), key=lambda p: p[0]["_score"])
+             for i in range(len(spots))]
+    # finer around the best rotation, where it is like a face
+    fine = [i for i, (e, _) in enumerate(bests) if e["_icon"] >= SYMBOL_FINE_ICON]
+    finer = _entries(img_bgr, feat, [_square(*spots[i], side, bests[i][1] + k) for i in fine
+                                     for k in (-SYMBOL_FINE, SYMBOL_FINE)], model, scale)
+    out = []
+    for i, (best, _) in enumerate(bests):
+        if i in fine:
+            j = 2 * fine.index(i)
+            best = max([best, finer[j], finer[j + 1]], key=lambda e: e["_score"])
+        if _symbol_sure(best, model, close) \
+                or (SYMBOL_ANY_PLAIN and _plain(best) and best["_icon"] >= SYMBOL_MIN_ICON):
+            # (a die of another colour than the table's counts where its reading is plain: a purple
+            # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
             out.append(best)
     return out
 
