@@ -1219,12 +1219,11 @@ def _give_back_outsized(cand: list[dict], before: list[dict], scale: float) -> l
     """Readings of the circle search (those of ``cand`` not in ``before``) far larger than the
     sure readings' median (past SQ_HOLD) give their place back to the best earlier reading of
     about that size there, plainly of its face (HOUGH_HOLD_MARGIN ahead of the next), if that one
-    lies against one side of the circle: a circle that
-    takes in a token's shadow reads the token off-centre and shrunk (rings so read were more like
-    a pentagon with a dot). A rimmed token's inner disc lies in the middle of its whole circle:
-    there the circle keeps its place (the circles of whole tokens, 1.2-1.6 times as wide as
-    their inner discs, were off their centres by 0.4 or less of the radii's difference; circles
-    with a shadow by 1.0-1.2)."""
+    lies against one side of the circle: a circle that takes in a token's shadow reads the token
+    off-centre and shrunk (rings so read were more like a pentagon with a dot). A rimmed token's
+    inner disc lies in the middle of its whole circle: there the circle keeps its place (circles
+    of whole tokens, 1.2-1.6 times as wide as their inner discs, were off their centres by 0.4 or
+    less of the radii's difference; circles with a shadow by 1.0-1.2)."""
     sure = [e for e in cand if e["face"] is not None]
     if len(sure) < OUTSIZED_MIN:
         return cand
@@ -1899,7 +1898,8 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     the table-to-type axis): neither colour nor edges tell them from the table, only their symbol
     (_symbol_places). A square of side ``side`` centred on each symbol is read at a few rotations,
     then finer around the best; the best reading of each place, if it is sure, SYMBOL_MIN_ICON
-    like its face and of such a type. Tokens (``side`` their width): a circle centred on each
+    like its face and of such a type, or (SYMBOL_ANY_PLAIN) of any type if it is plain (_plain:
+    a die found by no outline). Tokens (``side`` their width): a circle centred on each
     symbol, if it reads so and its colour is plainly its type's (SQ_MAX_D2)."""
     if not SYMBOL_SEARCH:
         return []
