@@ -1308,17 +1308,14 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     def classify(groups, every: bool = False) -> None:
         # each group's first outline, then the others where they are needed (all of a step read together)
         firsts = _entries(img_bgr, feat, [group[0][1] for group in groups], model, scale)
-        more = []
-        for gi, (group, e) in enumerate(zip(groups, firsts, strict=True)):
-            if every or e["face"] is None or e["_margin"] < EARLY_MARGIN or e["_q"] < RETRY_Q:
-                more += [(gi, c) for _, c in group[1:]]
+        unsure = [every or e["face"] is None or e["_margin"] < EARLY_MARGIN for e in firsts]
+        # unsure: the other outlines are tried. Sure, but of a poorly shaped outline (the die with a
+        # shape it touches): a well-shaped outline of its place (the die's own) may read better
+        more = [(gi, c) for gi, group in enumerate(groups) if unsure[gi] or firsts[gi]["_q"] < RETRY_Q
+                for _, c in group[1:]]
         es: list[list[dict]] = [[e] for e in firsts]
         for (gi, _), e in zip(more, _entries(img_bgr, feat, [c for _, c in more], model, scale), strict=True):
-            f = firsts[gi]
-            if every or f["face"] is None or f["_margin"] < EARLY_MARGIN or e["_q"] >= RETRY_Q:
-                # unsure: the other outlines are tried. Sure, but of a poorly shaped outline (the
-                # die with a shape it touches): a well-shaped outline of its place (the die's own)
-                # may read better
+            if unsure[gi] or e["_q"] >= RETRY_Q:
                 es[gi].append(e)
         cand.extend(max(g, key=lambda e: e["_score"]) for g in es)
 
