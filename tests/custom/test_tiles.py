@@ -1,0 +1,73 @@
+"""A square of a checkered cloth is not a die: vision.custom._tile."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.custom import _tile
+
+SIDE = 30
+
+
+def _checkered(h: int = 300, w: int = 400) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w]
+    return np.where(((xx // SIDE) + (yy // SIDE)) % 2 == 0, 170, 60).astype(np.uint8)
+
+
+def _square(x: int, y: int, side: int = SIDE) -> np.ndarray:
+    return np.array([[[x, y]], [[x + side, y]], [[x + side, y + side]], [[x, y + side]]], np.int32)
+
+
+def _die(gray: np.ndarray, x: int, y: int) -> None:
+    cv2.rectangle(gray, (x, y), (x + SIDE, y + SIDE), 200, -1)
+    cv2.line(gray, (x + 8, y + 8), (x + SIDE - 8, y + SIDE - 8), 40, 3)   # its symbol: a cross
+    cv2.line(gray, (x + SIDE - 8, y + 8), (x + 8, y + SIDE - 8), 40, 3)
+
+
+def test_a_square_of_the_cloth_is_a_tile():
+    gray = _checkered()
+    assert _tile(gray, _square(180, 120), [])
+
+
+def test_a_die_on_the_cloth_is_not():
+    gray = _checkered()
+    _die(gray, 195, 135)  # half a square off the cloth's grid
+    assert not _tile(gray, _square(195, 135), [])
+
+
+def test_two_dice_alike_side_by_side_are_not_tiles():
+    # on a plain table, a die's twin beside it is its only copy: a tile has copies all around
+    gray = np.full((300, 400), 110, np.uint8)
+    _die(gray, 150, 130)
+    _die(gray, 200, 130)
+    assert not _tile(gray, _square(150, 130), [])
+    # the twin read as a die is not a copy either, whatever else lies around
+    gray = _checkered()
+    _die(gray, 195, 135)
+    _die(gray, 255, 135)
+    assert not _tile(gray, _square(195, 135), [(255 + SIDE / 2, 135 + SIDE / 2)])
+
+
+def test_a_plain_patch_is_not_judged():
+    gray = np.full((300, 400), 110, np.uint8)
+    assert not _tile(gray, _square(180, 120), [])
+
+
+def test_a_token_the_grey_of_a_dotted_cloth_is_told_by_its_colour():
+    # a red token on a purple cloth dotted grey: in grey it is about the cloth's grey, and the
+    # patch around it is the dots, which repeat; in colour it is one of a kind
+    img = np.zeros((300, 400, 3), np.uint8)
+    img[:] = (130, 50, 110)  # purple (BGR)
+    for y in range(10, 300, 24):
+        for x in range(10, 400, 24):
+            cv2.circle(img, (x, y), 4, (150, 150, 150), -1)
+    cv2.circle(img, (200, 150), 15, (40, 40, 170), -1)  # the token
+    cv2.circle(img, (200, 150), 4, (235, 235, 235), -1)  # its small symbol
+    outline = cv2.ellipse2Poly((200, 150), (15, 15), 0, 0, 360, 10).reshape(-1, 1, 2)
+    assert _tile(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), outline, [])
+    assert not _tile(img, outline, [])
+    # a square of a checkered cloth is a tile in colour too
+    cloth = cv2.cvtColor(_checkered(), cv2.COLOR_GRAY2BGR)
+    cloth[_checkered() > 100] = (60, 160, 90)
+    assert _tile(cloth, _square(180, 120), [])
