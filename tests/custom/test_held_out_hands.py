@@ -53,6 +53,11 @@ def _scene(tmp_path, hand: str, seed: int, kind: str, examples: str, scene: int)
     return truth[name], reader.read(cv2.imread(str(scenes / name)))[kind]
 
 
+def _at(truth: list[dict], *places: tuple[float, float]) -> list[dict]:
+    """The objects of ``truth`` lying at ``places`` (x, y), within 5 pixels."""
+    return [t for t in truth if any(np.hypot(t["x"] - x, t["y"] - y) < 5 for x, y in places)]
+
+
 def _right(truth: list[dict], got: list[dict]) -> list[dict]:
     return [t for t in truth if any((d.get("type", "token"), d["face"]) == (t["type"], t["face"])
                                     and np.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"] for d in got)]
@@ -71,7 +76,7 @@ def test_a_token_lost_in_a_cloth_of_a_near_colour_is_read_by_its_symbol(tmp_path
     # "tri" token at (296, 94) was found by no outline and no circle (its rim too faint); the
     # circle around its symbol reads it 0.97 like the tri, of the tokens' colour
     want, got = _scene(tmp_path, "other_hand", 7, "tokens", "photos", 20)
-    tri = [t for t in want if abs(t["x"] - 296) < 5 and abs(t["y"] - 94) < 5]
+    tri = _at(want, (296, 94))
     assert [t["face"] for t in tri] == ["tri"]
     assert _right(tri, got) == tri, got
     # nothing is read twice or where there is no token
@@ -105,7 +110,7 @@ def test_a_die_the_colour_of_the_paper_in_warm_dim_light_is_found(tmp_path):
     # is the table is not near mint. In the light the sure dice tell, it is: the search for dice of
     # the table's colour finds it
     want, got = _scene(tmp_path, "third_hand", 7, "dice", "photos", 13)
-    die = [t for t in want if abs(t["x"] - 255) < 5 and abs(t["y"] - 422) < 5]
+    die = _at(want, (255, 422))
     assert [(t["type"], t["face"]) for t in die] == [("mint", "bolt")]
     assert _right(die, got) == die, got
     assert len(_right(want, got)) == len(want) == len(got), got
@@ -127,7 +132,7 @@ def test_a_die_found_by_no_outline_is_read_around_its_symbol(tmp_path):
     # cloth dotted pink was found by no outline; the square around its symbol reads it 0.91 like
     # the bolt, 0.35 ahead of the next face, of the purple type's colour
     want, got = _scene(tmp_path, "other_hand", 10, "dice", "crops", 32)
-    die = [t for t in want if abs(t["x"] - 160) < 5 and abs(t["y"] - 431) < 5]
+    die = _at(want, (160, 431))
     assert [(t["type"], t["face"]) for t in die] == [("grove", "bolt")]
     assert _right(die, got) == die, got
     assert len(_right(want, got)) == len(want) == len(got), got
@@ -158,7 +163,7 @@ def test_red_tokens_on_wood_are_read_by_their_symbols(tmp_path):
     # table. Three were found by no outline; the circles around their symbols read them 0.93-0.98
     # like their faces, 0.2-0.36 ahead of the next, but 4.1-4.6 from the tokens' colour (4 allowed)
     want, got = _scene(tmp_path, "other_hand", 13, "tokens", "crops", 39)
-    three = [t for t in want if min(np.hypot(t["x"] - x, t["y"] - y) for x, y in ((82, 196), (349, 344), (96, 342))) < 5]
+    three = _at(want, (82, 196), (349, 344), (96, 342))
     assert sorted(t["face"] for t in three) == ["bolt", "bolt", "moon"]
     assert _right(three, got) == three, got
     assert len(got) <= len(want), got  # (the five at (580, 374) is still read as the two)
