@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.custom import _tile
+from vision.custom import _body_colour, _centroid, _tile, _untiled, colour_features
 
 SIDE = 30
 
@@ -71,3 +71,36 @@ def test_a_token_the_grey_of_a_dotted_cloth_is_told_by_its_colour():
     cloth = cv2.cvtColor(_checkered(), cv2.COLOR_GRAY2BGR)
     cloth[_checkered() > 100] = (60, 160, 90)
     assert _tile(cloth, _square(180, 120), [])
+
+
+def test_light_squares_of_a_gingham_are_tiles_two_squares_apart():
+    # a gingham's light squares repeat every second square; outlined a little inside a square
+    # (its edges blurred), they are 2.9 outline sides apart: beyond the reach at which dice are
+    # read, within the reach at which examples are learned
+    yy, xx = np.mgrid[0:400, 0:500]
+    gray = (60 + 50 * ((xx // SIDE) % 2) + 50 * ((yy // SIDE) % 2)).astype(np.uint8)
+    light = _square(7 * SIDE + 4, 5 * SIDE + 4, SIDE - 9)  # x and y squares odd: the light ones
+    assert not _tile(gray, light, [])
+    assert _tile(gray, light, [], example=True)
+
+
+def test_a_die_taught_on_a_checkered_cloth_stays_among_its_pictures_candidates():
+    # one die on a cloth whose squares are its size and about its colour: the squares are
+    # dropped from the candidates for the die (dozens of them crowded it out, or were taken for it)
+    gray = _checkered(360, 480)
+    _die(gray, 195, 135)
+    img = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    img += np.random.default_rng(1).integers(0, 6, img.shape, dtype=np.uint8)  # a cloth's weave
+    outlines = [_square(x, y) for y in range(0, 360, SIDE) for x in range(0, 480, SIDE)
+                if (x // SIDE + y // SIDE) % 2 == 0]
+    outlines.append(_square(195, 135))
+    feat = colour_features(img)
+
+    def candidate(c):
+        (cx, cy), r = cv2.minEnclosingCircle(c)
+        return c, _body_colour(img, c, feat), 0.9, (cx, cy, r)
+
+    kept = [_centroid(c) for c, *_ in _untiled(img, [candidate(c) for c in outlines])]
+    assert (210, 150) in kept  # the die's centre
+    # the rest are the two squares the die lies on (their patches hold part of it)
+    assert sorted(kept) == [(195, 135), (210, 150), (225, 165)]
