@@ -1043,8 +1043,7 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) ->
     res = {"type": typ, "face": face, "icon": float(icon[b]), "colour_d2": float(d2[cls_t[b]]),
            "total": float(total[b]),
            "margin": margin}
-    conf = float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon[b] - model.icon_floor) * 4 + 0.5, 0, 1))
-    res["confidence"] = round(conf, 3)
+    res["confidence"] = _confidence(model, float(icon[b]), margin)
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
@@ -1064,6 +1063,11 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) ->
         res["face"] = None
         res["alt"] = [typ, face]
     return res
+
+
+def _confidence(model: SetModel, icon: float, margin: float) -> float:
+    """A sure reading's confidence: how far ahead of the next face, and how far above the floor."""
+    return round(float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon - model.icon_floor) * 4 + 0.5, 0, 1)), 3)
 
 
 def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
@@ -1415,10 +1419,18 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         r0 = math.sqrt(med / math.pi)
         # also wider: the sure ones may be a rimmed token's inner disc, its whole disc up to 1.6
         # times as wide; of a place's circles the one that reads best is kept
-        circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii])
+        far: list = []
+        circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii], far=far)
         classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
         before = cand[:n0]
         cand = _give_back_outsized(_merge_readings(before, cand[n0:], scale, med=med_hold), before, scale)
+        # and tokens in glare, washed pale: circles of the sure ones' size far from any taught colour,
+        # where nothing is read yet, count when their symbol is plainly one face's
+        n0 = len(cand)
+        spots = _spots([e for e in cand if e["face"] is not None], scale)
+        cand += [e for e in _entries(img_bgr, feat, [c for c in far[:FAR_MOST] if _free(c, spots)], model, scale)
+                 if _plainly(e, model)]
+        cand = _merge_readings(cand[:n0], cand[n0:], scale)
         # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet
         n0 = len(cand)
         cand += _symbol_readings(img_bgr, feat, model, scale, 2 * r0,
@@ -1577,6 +1589,7 @@ def _taught_area(model: SetModel, img_bgr: np.ndarray) -> float | None:
 
 
 HOUGH_TOKENS = True
+FAR_MOST = 20          # circles of no taught colour read at most, per picture (tokens in glare)
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
@@ -1586,14 +1599,15 @@ HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the pict
 
 
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
-                     by_colour: bool = False) -> list:
+                     by_colour: bool = False, far: list | None = None) -> list:
     """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
     (at most ``most`` per range, the strongest first; circles closer than about their radius to a
     stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
     colour: (type, contour, area, quality). With
     ``by_colour`` also in likeness to the nearest taught colour: a token of the table's
     brightness but not quite its hue shows there only (its circles there are less exact: they
-    take in shading of the token's colour)."""
+    take in shading of the token's colour). ``far``, when given, gets the outlines of the circles
+    of no taught colour (up to COLOUR_MAX_D2), strongest first."""
     maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)]
     if by_colour:
         z = (feat[:, :, None, :] - model.die_mu[None, None]) / model.die_sd[None, None]
@@ -1621,6 +1635,8 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
         t = int(np.argmin(d2))
         if d2[t] < EDGE_ANY_D2:
             found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
+        elif far is not None and d2[t] <= COLOUR_MAX_D2:
+            far.append(cnt)
     return found
 
 
@@ -1926,8 +1942,10 @@ SYMBOL_FINE_ICON = 0.45      # ... this like its face
 SYMBOL_MIN_ICON = 0.65
 # ... or, if it is less far ahead (but sure: two faces of the set look alike), this like its face
 SYMBOL_STRONG_ICON = 0.95
-SYMBOL_CLEAR = (0.9, 0.2)  # a token read by its symbol this like its face and this far ahead of the next
-SYMBOL_CLEAR_D2 = 9.0      # ... counts this far from its type's colour (a red token in a wood table's light)
+SYMBOL_CLEAR = (0.8, 0.1)  # a token read by its symbol this like its face and this far ahead of the next
+SYMBOL_CLEAR_D2 = 9.0      # ... counts this far from its type's colour (a red token in a wood table's light);
+                           # a circle of the sure ones' size anywhere (a token in glare, _plainly). Over
+                           # seeds 1-14 such readings where no token lay were at most 0.70 like a face
 SYMBOL_ANY_PLAIN = True    # ... and dice of any type, where their reading is plain (_plain)
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
@@ -2007,6 +2025,24 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
             # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
             out.append(best)
     return out
+
+
+def _plainly(e: dict, model: SetModel) -> bool:
+    """Whether a token's reading shows one face plainly by its symbol alone (SYMBOL_CLEAR), whatever
+    its colour; if so, it is read as that face (glare washes a dark token pale: the colour that
+    made its reading doubtful tells nothing of its face, as a set of tokens has one type)."""
+    ic = e.get("_icons")
+    if ic is None or len(ic) < 2:
+        return False
+    order = np.argsort(-ic)
+    top, gap = float(ic[order[0]]), float(ic[order[0]] - ic[order[1]])
+    if top < SYMBOL_CLEAR[0] or gap < SYMBOL_CLEAR[1]:
+        return False
+    e.pop("reason", None)
+    e["face"] = model.labels[order[0]][1]
+    e["_icon"], e["_margin"], e["_blank"] = top, gap, False
+    e["confidence"] = _confidence(model, top, gap)
+    return True
 
 
 def _symbol_sure(e: dict, model: SetModel, close: set) -> bool:
