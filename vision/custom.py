@@ -1944,8 +1944,9 @@ SYMBOL_MIN_ICON = 0.65
 SYMBOL_STRONG_ICON = 0.95
 SYMBOL_CLEAR = (0.8, 0.1)  # a token read by its symbol this like its face and this far ahead of the next
 SYMBOL_CLEAR_D2 = 9.0      # ... counts this far from its type's colour (a red token in a wood table's light);
-                           # a circle of the sure ones' size anywhere (a token in glare, _plainly). Over
-                           # seeds 1-14 such readings where no token lay were at most 0.70 like a face
+                           # a circle of the sure ones' size anywhere (a token in glare, _plainly). On the
+                           # token sets of seeds 1-14 (56 sets; circles: 42 of them) such readings where no
+                           # token lay were at most 0.69 (symbol) and 0.70 (circle) like a face
 SYMBOL_ANY_PLAIN = True    # ... and dice of any type, where their reading is plain (_plain)
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
