@@ -1309,8 +1309,10 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     cand = []
     info: dict = {}
 
-    def classify(groups, every: bool = False) -> None:
-        # each group's first outline, then the others where they are needed (all of a step read together)
+    def classify(groups, every: bool = False, loose: set | None = None) -> None:
+        # each group's first outline, then the others where they are needed (all of a step read together).
+        # A reading of an outline of ``loose`` (ids) counts only when plainly of its face: it is
+        # chosen after the others of its place, and is unsure if chosen
         firsts = _entries(img_bgr, feat, [group[0][1] for group in groups], model, scale)
         unsure = [every or e["face"] is None or e["_margin"] < EARLY_MARGIN for e in firsts]
         # unsure: the other outlines are tried. Sure, but of a poorly shaped outline (the die with a
@@ -1321,7 +1323,16 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         for (gi, _), e in zip(more, _entries(img_bgr, feat, [c for _, c in more], model, scale), strict=True):
             if unsure[gi] or e["_q"] >= RETRY_Q:
                 es[gi].append(e)
-        cand.extend(max(g, key=lambda e: e["_score"]) for g in es)
+
+        def doubted(e: dict) -> bool:
+            return loose is not None and id(e["_cnt"]) in loose and e["_margin"] < HOUGH_HOLD_MARGIN
+
+        for g in es:
+            best = max(g, key=lambda e: (e["face"] is None or not doubted(e), e["_score"]))
+            if best["face"] is not None and doubted(best):
+                best.update(face=None, confidence=min(best["confidence"], 0.5),
+                            reason="only its colour outlines it, and its symbol is barely more like one face than another")
+            cand.append(best)
 
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
@@ -1420,8 +1431,17 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # also wider: the sure ones may be a rimmed token's inner disc, its whole disc up to 1.6
         # times as wide; of a place's circles the one that reads best is kept
         far: list = []
-        circles = _circle_outlines(img_bgr, model, feat, [(lo * r0, hi * r0) for lo, hi in radii], far=far)
-        classify(_group([f for f in circles if _free(f[1], places)], False), every=True)
+        ranges = [(lo * r0, hi * r0) for lo, hi in radii]
+        circles = _circle_outlines(img_bgr, model, feat, ranges, far=far)
+        # a token of the table's lightness but not its hue (red on brown wood) may show no circle in
+        # grey, or only its inner disc's: its circles in likeness to the taught colour are read too
+        # (beside, not instead of, a place's circles in grey: of a place's outlines only the first
+        # few are read). They are less exact (they take in the token's shadow): their reading
+        # counts when plainly of its face
+        tinted = _circle_outlines(img_bgr, model, feat, ranges, by_colour=True, grey=False)
+        classify(_join_groups(_group([f for f in circles if _free(f[1], places)], False),
+                              _group([f for f in tinted if _free(f[1], places)], False), 2 * r0), every=True,
+                 loose={id(c) for _, c, _, _ in tinted})
         before = cand[:n0]
         cand = _give_back_outsized(_merge_readings(before, cand[n0:], scale, med=med_hold), before, scale)
         # and tokens in glare, washed pale: circles of the sure ones' size far from any taught colour,
@@ -1598,8 +1618,24 @@ HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the picture (a token at its edge)
 
 
+def _likeness_map(feat: np.ndarray, model: SetModel) -> np.ndarray:
+    """uint8 picture of each pixel's likeness to the nearest taught colour: 255 at it, falling off
+    with the squared distance d2 (sd units) as exp(-d2 / (2 EDGE_ANY_D2)). Channel by channel in
+    float32 (a tenth of the time of one broadcast over all types and channels)."""
+    d2 = None
+    for mu, sd in zip(model.die_mu, model.die_sd, strict=True):
+        t = None
+        for ch in range(3):
+            z = feat[..., ch] - np.float32(mu[ch])
+            z *= np.float32(1.0 / sd[ch])
+            z *= z
+            t = z if t is None else cv2.add(t, z)
+        d2 = t if d2 is None else np.minimum(d2, t)
+    return (cv2.exp(d2 * np.float32(-0.5 / EDGE_ANY_D2)) * np.float32(255.0)).astype(np.uint8)
+
+
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
-                     by_colour: bool = False, far: list | None = None) -> list:
+                     by_colour: bool = False, far: list | None = None, grey: bool = True) -> list:
     """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
     (at most ``most`` per range, the strongest first; circles closer than about their radius to a
     stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
@@ -1607,12 +1643,11 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     ``by_colour`` also in likeness to the nearest taught colour: a token of the table's
     brightness but not quite its hue shows there only (its circles there are less exact: they
     take in shading of the token's colour). ``far``, when given, gets the outlines of the circles
-    of no taught colour (up to COLOUR_MAX_D2), strongest first."""
-    maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)]
+    of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
+    likeness to the taught colours only."""
+    maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)] if grey else []
     if by_colour:
-        z = (feat[:, :, None, :] - model.die_mu[None, None]) / model.die_sd[None, None]
-        d2 = (z * z).sum(axis=3).min(axis=2)
-        maps.append((255.0 * np.exp(-d2 / (2.0 * EDGE_ANY_D2))).astype(np.uint8))
+        maps.append(_likeness_map(feat, model))
     got = []
     for img in maps:
         img = cv2.GaussianBlur(img, (0, 0), 1.5)
