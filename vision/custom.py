@@ -1456,6 +1456,20 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         cand += _symbol_readings(img_bgr, feat, model, scale, 2 * r0,
                                  _spots([e for e in cand if e["face"] is not None], scale))
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
+        # a token read from its inner disc (its rim lost in the table, no circle of its own size
+        # found): the circle of the tokens' size around that reading is read too, and counts when
+        # strongly sure and of the tokens' colour (a small reading may be a dot of the table's
+        # pattern, or lie between tokens)
+        strong = [e for e in cand if e["face"] is not None and e["_icon"] >= like]
+        if len(strong) >= OUTSIZED_MIN:
+            ref = float(np.median([e["_area"] for e in strong]))
+            small = [e for e in cand if e["_area"] < INNER_SHARE * ref]
+            if small:
+                n0 = len(cand)
+                rr = math.sqrt(ref / math.pi)
+                classify([[(0, _circle(e["x"] / scale, e["y"] / scale, rr))] for e in small], every=True)
+                whole = [e for e in cand[n0:] if e["_icon"] >= like and e["_d2"] <= COLOUR_DOUBT_FROM]
+                cand = _merge_readings(cand[:n0], whole, scale, med=ref)
         sure = [e for e in cand if e["face"] is not None]
     if model.shape == "square" and sure and SQUARE_SEARCH:
         # dice the colour of the table, or lit like it on one side: their outlines leak into the
@@ -1609,6 +1623,8 @@ def _taught_area(model: SetModel, img_bgr: np.ndarray) -> float | None:
 
 
 HOUGH_TOKENS = True
+INNER_SHARE = 0.7      # a reading this much smaller (area) than the strongly sure tokens' is read again
+                       # from the circle of their size around it (a rimmed token's inner disc)
 FAR_MOST = 20          # circles of no taught colour read at most, per picture (tokens in glare)
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
