@@ -1308,6 +1308,7 @@ def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[di
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
     info: dict = {}
+    seen: list[dict] = []  # every unsure reading of an outline (see _refit)
 
     def classify(groups, every: bool = False, loose: set | None = None) -> None:
         # each group's first outline, then the others where they are needed (all of a step read together).
@@ -1323,6 +1324,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         for (gi, _), e in zip(more, _entries(img_bgr, feat, [c for _, c in more], model, scale), strict=True):
             if unsure[gi] or e["_q"] >= RETRY_Q:
                 es[gi].append(e)
+        seen.extend(e for g in es for e in g if e["face"] is None)
 
         def doubted(e: dict) -> bool:
             return loose is not None and id(e["_cnt"]) in loose and e["_margin"] < HOUGH_HOLD_MARGIN
@@ -1403,7 +1405,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         side = min(h, w)
         n0 = len(cand)
         classify(_group(_circle_outlines(img_bgr, model, feat, [(HOUGH_ANY[0] * side, HOUGH_ANY[1] * side)],
-                                         HOUGH_ANY_MOST, by_colour=True), False))
+                                         HOUGH_ANY_MOST, by_colour=True, smooth=True), False))
         cand, sure = _sure_ones_replace(cand, n0, scale)
     if model.shape == "round" and sure and HOUGH_TOKENS:
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
@@ -1514,6 +1516,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if id(e) not in kept:
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
+    if model.shape == "square" and sure and REFIT:
+        cand = _refit(img_bgr, feat, model, scale, cand, seen, like)
     cand = _relight(cand, model)
     sure = [e for e in cand if e["face"] is not None]
     # the objects' size is the strongly sure readings' (a crowd of a cloth's dots, each weakly like
@@ -1549,6 +1553,71 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         out = [e for i, e in enumerate(out) if not _tile(img_bgr, e["_cnt"], ctrs[:i] + ctrs[i + 1:])]
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
+
+
+# an unsure die outlined with its shadow or a strip of the table (a grey die on a grey cloth, its
+# edges faint) is read again from squares of the sure dice's size around its outline's middle
+REFIT = True
+REFIT_MOST = 4            # places read again per picture (the unsure outlines most like a face first)
+REFIT_AREA = (0.6, 2.5)   # an unsure outline this large (area, in the strongly sure ones') is read again ...
+REFIT_D2 = 9.0            # ... when about a taught colour
+REFIT_TURNS = tuple(range(0, 90, 10))  # the square's rotations tried first (degrees) ...
+REFIT_SHIFT = 0.12        # ... then, at the best one, moved this share of a side each way
+REFIT_FINE = 5            # ... and turned this many degrees either way
+# such a reading counts this like its face, at least (over 8 stand-in sets, the dice so read were 0.66
+# or more like their faces; the other readings, strips of table beside a die and a die read as
+# another face, 0.58 or less)
+REFIT_MIN_ICON = 0.62
+
+
+def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen: list[dict],
+           like: float) -> list[dict]:
+    """Unsure readings of dice (``seen``: of every outline read, kept or not; a die outlined with its
+    shadow, too big and off its middle) read again from squares of the strongly sure readings' size
+    around the outline's middle, at any rotation, then moved and turned a little about the best; a place's best reading counts when plain
+    (_plain) as it is or in the picture's light and REFIT_MIN_ICON like its face, and replaces the
+    unsure one."""
+    sure = [e for e in cand if e["face"] is not None]
+    med = float(np.median([e["_area"] for e in ([e for e in sure if e["_icon"] >= like] or sure)]))
+    side = math.sqrt(med)
+    spots = _spots(sure, scale)
+    H, W = img_bgr.shape[:2]
+    todo: list[tuple[float, float]] = []
+    for e in sorted(seen, key=lambda e: -e["_icon"]):
+        if len(todo) >= REFIT_MOST:
+            break
+        if e["face"] is not None or e["_icons"] is None or e["_d2"] > REFIT_D2 \
+                or not REFIT_AREA[0] <= e["_area"] / med <= REFIT_AREA[1] or not _free(e["_cnt"], spots):
+            continue
+        cx, cy = _centroid(e["_cnt"])
+        if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
+            todo.append((cx, cy))
+    if not todo:
+        return cand
+    nt = len(REFIT_TURNS)
+    coarse = _entries(img_bgr, feat, [_square(cx, cy, side, d) for cx, cy in todo for d in REFIT_TURNS],
+                      model, scale)
+    turns = [REFIT_TURNS[max(range(nt), key=lambda j: coarse[i * nt + j]["_score"])] for i in range(len(todo))]
+    k = REFIT_SHIFT * side
+    moves = [(dx * k, dy * k, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] \
+        + [(0, 0, -REFIT_FINE), (0, 0, REFIT_FINE)]
+    tries = [(i, cx + dx, cy + dy, turns[i] + dd) for i, (cx, cy) in enumerate(todo) for dx, dy, dd in moves
+             if _room_for_square(cx + dx, cy + dy, side, W, H)]
+    fine = _entries(img_bgr, feat, [_square(x, y, side, d) for _, x, y, d in tries], model, scale)
+    per: list[list[dict]] = [[coarse[i * nt + REFIT_TURNS.index(turns[i])]] for i in range(len(todo))]
+    for (i, _, _, _), e in zip(tries, fine, strict=True):
+        per[i].append(e)
+    best = [max(g, key=lambda e: e["_score"]) for g in per]
+    # plain as it is, or in the picture's light as the sure readings tell it
+    raw = [dict(e) for e in best]
+    _relight(best, model, judges=sure)
+    found = []
+    for e, r in zip(best, raw, strict=True):
+        if _plain(e) and e["_icon"] >= REFIT_MIN_ICON:
+            found.append(e)
+        elif _plain(r) and r["_icon"] >= REFIT_MIN_ICON:
+            found.append(r)
+    return _merge_readings(cand, found, scale) if found else cand
 
 
 TILE_NCC = 0.85      # a patch this like its surroundings a little way off is a tile of the table's pattern
@@ -1629,6 +1698,7 @@ FAR_MOST = 20          # circles of no taught colour read at most, per picture (
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
+HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the picture (a token at its edge)
@@ -1651,7 +1721,8 @@ def _likeness_map(feat: np.ndarray, model: SetModel) -> np.ndarray:
 
 
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
-                     by_colour: bool = False, far: list | None = None, grey: bool = True) -> list:
+                     by_colour: bool = False, far: list | None = None, grey: bool = True,
+                     smooth: bool = False) -> list:
     """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
     (at most ``most`` per range, the strongest first; circles closer than about their radius to a
     stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
@@ -1660,8 +1731,15 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     brightness but not quite its hue shows there only (its circles there are less exact: they
     take in shading of the token's colour). ``far``, when given, gets the outlines of the circles
     of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
-    likeness to the taught colours only."""
+    likeness to the taught colours only. With ``smooth`` also in grey with the table's fine print
+    taken out (HOUGH_SMOOTH)."""
     maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)] if grey else []
+    if smooth:
+        # a cloth printed with small light dots: their edges are the picture's strongest, so the
+        # edge threshold rises past dark tokens' faint rims, and the dots' rows make circles of
+        # their own. A median filter narrower than the smallest token takes the dots out
+        k = max(3, int(HOUGH_SMOOTH * min(lo for lo, _ in radii))) | 1
+        maps.append(cv2.medianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), k))
     if by_colour:
         maps.append(_likeness_map(feat, model))
     got = []
