@@ -1516,7 +1516,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if id(e) not in kept:
                 e["face"] = None
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
-    if model.shape == "square" and sure and REFIT:
+    if model.shape == "square" and REFIT:
         cand = _refit(img_bgr, feat, model, scale, cand, seen, like)
     cand = _relight(cand, model)
     sure = [e for e in cand if e["face"] is not None]
@@ -1578,7 +1578,14 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     (_plain) as it is or in the picture's light and REFIT_MIN_ICON like its face, and replaces the
     unsure one."""
     sure = [e for e in cand if e["face"] is not None]
-    med = float(np.median([e["_area"] for e in ([e for e in sure if e["_icon"] >= like] or sure)]))
+    if sure:
+        med = float(np.median([e["_area"] for e in ([e for e in sure if e["_icon"] >= like] or sure)]))
+    else:
+        # nothing sure (a lone die): the size the dice had in the taught photos, if known
+        taught = _taught_area(model, img_bgr)
+        if taught is None:
+            return cand
+        med = taught
     side = math.sqrt(med)
     spots = _spots(sure, scale)
     H, W = img_bgr.shape[:2]
@@ -1698,7 +1705,8 @@ FAR_MOST = 20          # circles of no taught colour read at most, per picture (
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
-HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out
+HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out ...
+HOUGH_PRINT = 0.25     # ... used where it leaves this share of the picture's edges or less (_edge_level)
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
 HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the picture (a token at its edge)
@@ -1720,6 +1728,13 @@ def _likeness_map(feat: np.ndarray, model: SetModel) -> np.ndarray:
     return (cv2.exp(d2 * np.float32(-0.5 / EDGE_ANY_D2)) * np.float32(255.0)).astype(np.uint8)
 
 
+def _edge_level(img: np.ndarray) -> float:
+    """Twice the 90th percentile of the (blurred, grey) picture's gradient: Canny's upper threshold
+    for the circle search."""
+    mag = cv2.magnitude(cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1))
+    return 2.0 * float(np.percentile(mag[::2, ::2], 90))
+
+
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
                      by_colour: bool = False, far: list | None = None, grey: bool = True,
                      smooth: bool = False) -> list:
@@ -1733,22 +1748,25 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
     likeness to the taught colours only. With ``smooth`` also in grey with the table's fine print
     taken out (HOUGH_SMOOTH)."""
-    maps = [cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)] if grey else []
+    grey_img = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
+    soft = cv2.GaussianBlur(grey_img, (0, 0), 1.5)
+    maps = [soft] if grey else []
     if smooth:
         # a cloth printed with small light dots: their edges are the picture's strongest, so the
         # edge threshold rises past dark tokens' faint rims, and the dots' rows make circles of
-        # their own. A median filter narrower than the smallest token takes the dots out
+        # their own. A median filter narrower than the smallest token takes the dots out; where
+        # it leaves most of the picture's edges (a plain or striped table) it is not needed
         k = max(3, int(HOUGH_SMOOTH * min(lo for lo, _ in radii))) | 1
-        maps.append(cv2.medianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), k))
+        flat = cv2.GaussianBlur(cv2.medianBlur(grey_img, k), (0, 0), 1.5)
+        if _edge_level(flat) <= HOUGH_PRINT * _edge_level(soft):
+            maps.append(flat)
     if by_colour:
-        maps.append(_likeness_map(feat, model))
+        maps.append(cv2.GaussianBlur(_likeness_map(feat, model), (0, 0), 1.5))
     got = []
     for img in maps:
-        img = cv2.GaussianBlur(img, (0, 0), 1.5)
         # a dim picture (dark tokens on a dark cloth) has weak edges: the edge threshold follows
         # the picture's gradients there, up to the usual 80
-        mag = cv2.magnitude(cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1))
-        p1 = float(np.clip(2.0 * np.percentile(mag[::2, ::2], 90), HOUGH_EDGE_MIN, 80.0))
+        p1 = float(np.clip(_edge_level(img), HOUGH_EDGE_MIN, 80.0))
         for rmin, rmax in radii:
             c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
                                  param1=p1, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
