@@ -1750,8 +1750,8 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
     likeness to the taught colours only. With ``smooth`` also in grey with the table's fine print
     taken out (HOUGH_SMOOTH)."""
-    grey_img = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY)
-    soft = cv2.GaussianBlur(grey_img, (0, 0), 1.5)
+    grey_img = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY) if grey or smooth else None
+    soft = None if grey_img is None else cv2.GaussianBlur(grey_img, (0, 0), 1.5)
     maps = [soft] if grey else []
     if smooth:
         # a cloth printed with small light dots: their edges are the picture's strongest, so the
