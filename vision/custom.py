@@ -1407,6 +1407,19 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         classify(_group(_circle_outlines(img_bgr, model, feat, [(HOUGH_ANY[0] * side, HOUGH_ANY[1] * side)],
                                          HOUGH_ANY_MOST, by_colour=True, smooth=True), False))
         cand, sure = _sure_ones_replace(cand, n0, scale)
+        if not any(e["_icon"] >= like for e in sure) and TOKEN_GUESS:
+            # still nothing strongly sure: dark tokens on a dark cloth show neither rims nor a
+            # colour of their own, only their symbols. A circle around each symbol is read at the
+            # tokens' size in the taught photos (at a few plausible sizes when taught from crops):
+            # the sure readings of the size that reads best (the tokens of one picture are of one
+            # size) count (_symbol_readings)
+            taught = _taught_area(model, img_bgr)
+            widths = [2.0 * math.sqrt(taught / math.pi)] if taught is not None else [k * side for k in TOKEN_GUESS]
+            found = max((_symbol_readings(img_bgr, feat, model, scale, width, []) for width in widths),
+                        key=lambda rs: sum(e["_icon"] for e in rs))
+            if found:
+                n0 = len(cand)
+                cand, sure = _sure_ones_replace(cand + found, n0, scale)
     if model.shape == "round" and sure and HOUGH_TOKENS:
         # round tokens the colour of the table, crossed by lines or in glare: their colour and edge
         # outlines merge with the table, but their rims are still circles of the sure ones' size
@@ -1707,6 +1720,8 @@ FAR_MOST = 20          # circles of no taught colour read at most, per picture (
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
+TOKEN_GUESS = (0.1, 0.13, 0.17, 0.22)  # token widths (share of the shorter side) read around symbols when
+                                      # nothing is strongly sure and the set was taught from crops
 HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out ...
 HOUGH_PRINT = 0.25     # ... used where it leaves this share of the picture's edges or less (_edge_level)
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
@@ -2442,6 +2457,8 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
         allc = [(i, c) for i in idx for c in cands[i]]
         if not allc:
             continue
+        if agree_sizes:
+            allc = _without_symbols(allc, examples, len(idx))
         best_col = allc[int(np.argmax(_colour_support(allc)))][1][1]
         cols[t] = best_col
         for i in idx:
@@ -2565,6 +2582,38 @@ def _colour_support(allc: list[tuple[int, tuple]]) -> np.ndarray:
     like = np.exp(-0.5 * (z * z).sum(axis=2).astype(np.float64)) * quals[None, :]
     starts = np.flatnonzero(np.diff([-1] + [i for i, _ in allc]))  # each picture's first candidate
     return np.maximum.reduceat(like, starts, axis=1).sum(axis=1)
+
+
+ROUND_FILL = 0.8     # a token's outline covers this share of its enclosing circle, at least (the
+                     # taught tokens' 0.84-0.91; a square 0.64, a bar or a crescent less)
+INSIDE_AREA = 3.0    # an outline inside a round one this many times its area is a token's symbol ...
+ROUND_SHARE = 0.5    # ... left out of the colour vote when round outlines are in this share of the pictures
+
+
+def _without_symbols(allc: list[tuple[int, tuple]], examples: list[Example], pictures: int) -> list[tuple[int, tuple]]:
+    """The candidates ``allc`` of one type's tokens without those inside a round candidate
+    INSIDE_AREA times bigger (a symbol in its token), when round candidates turn up in
+    ROUND_SHARE of its pictures or more; else all. The light symbols on dark tokens are one
+    colour in every picture, as the tokens are, and better shaped: by colour alone a symbol was
+    taken for the token (th tokens seed 21, light bars and moons on black: 32-53 % read)."""
+    def whole(i: int, cnt: np.ndarray) -> bool:
+        return cv2.contourArea(cnt) >= 0.9 * examples[i].image.shape[0] * examples[i].image.shape[1]
+
+    rounds: dict[int, list[tuple[np.ndarray, float]]] = {}
+    for i, c in allc:
+        a = cv2.contourArea(c[0])
+        _, r = cv2.minEnclosingCircle(c[0])
+        if not whole(i, c[0]) and a >= ROUND_FILL * math.pi * r * r:
+            rounds.setdefault(i, []).append((c[0], a))
+    if len(rounds) < ROUND_SHARE * pictures:
+        return allc
+
+    def inside(i: int, cnt: np.ndarray) -> bool:
+        a = cv2.contourArea(cnt)
+        ctr = _centroid(cnt)
+        return any(ra >= INSIDE_AREA * a and cv2.pointPolygonTest(rc, ctr, False) >= 0 for rc, ra in rounds.get(i, []))
+
+    return [(i, c) for i, c in allc if not inside(i, c[0])]
 
 
 LOST_MIN_AREA = 0.4  # share of the other pictures' object area a blob needs, when nothing else was found
