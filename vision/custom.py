@@ -1467,9 +1467,16 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                  if _plainly(e, model)]
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet
+        # (at the sure ones' size and wider: dark tokens on a dark cloth are outlined by their
+        # light symbols, smaller than the tokens; of a place's sizes the best reading counts)
+        # (a reading barely ahead of the next face, or from an outline much smaller than the sure
+        # ones, a piece of its token, does not keep the search away: a sure one there replaces it
+        # if better)
         n0 = len(cand)
-        cand += _symbol_readings(img_bgr, feat, model, scale, 2 * r0,
-                                 _spots([e for e in cand if e["face"] is not None], scale))
+        spots = _spots([e for e in cand if e["face"] is not None and e["_margin"] >= HOUGH_HOLD_MARGIN
+                        and e["_area"] >= INNER_SHARE * med], scale)
+        cand += _best_per_place([e for k in SYMBOL_WIDER for e in
+                                 _symbol_readings(img_bgr, feat, model, scale, 2 * k * r0, spots)], scale)
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
         # a token read from its inner disc (its rim lost in the table, no circle of its own size
         # found): the circle of the tokens' size around that reading is read too, and counts when
@@ -1720,6 +1727,7 @@ FAR_MOST = 20          # circles of no taught colour read at most, per picture (
 HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
+SYMBOL_WIDER = (1.0, 1.3)  # widths (in the sure tokens') of the circles read around symbols where nothing is read
 TOKEN_GUESS = (0.1, 0.13, 0.17, 0.22)  # token widths (share of the shorter side) read around symbols when
                                       # nothing is strongly sure and the set was taught from crops
 HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out ...
@@ -2095,6 +2103,7 @@ SYMBOL_CONTRAST = 20.0     # least lightness step (0-255) of a symbol from what 
 SYMBOL_NOISE = 6.0         # ... and at least this many times the picture's typical step
 SYMBOL_EXTENT = (0.2, 0.9)  # a symbol's width or height (the larger), in die sides
 SYMBOL_MOST = 12
+SYMBOL_SPECK = 0.01          # a lighter speck smaller than this (area, in object sides squared) is no piece of a symbol
 SYMBOL_CROWD = 40          # more symbol-sized blobs than this are a pattern of the table (dots,
                            # dashes: 51-279 in stand-in scenes; black marble with its dice: 14 or fewer)
 SYMBOL_COARSE = (0, 30, 60)  # square rotations (degrees) tried first; each reads within DIE_JITTER of it
@@ -2115,21 +2124,27 @@ SYMBOL_ANY_PLAIN = True    # ... and dice of any type, where their reading is pl
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
 
-def _symbol_places(img_bgr, side: float, places: list) -> list[tuple[float, float]]:
+def _symbol_places(img_bgr, side: float, places: list, pieces: bool = False) -> list[tuple[float, float]]:
     """Centres (x, y) of the symbols of dice ``side`` pixels wide, away from ``places``: blobs of
     lightness that stand out from their surroundings (either way: a white symbol on a black die,
     a black one on a white die), joined across gaps of a quarter side (a symbol of five dots),
     SYMBOL_EXTENT wide. Largest first, at most SYMBOL_MOST; none on a patterned table (more than
-    SYMBOL_CROWD such blobs)."""
+    SYMBOL_CROWD such blobs). With ``pieces`` also the groups of pieces (_piece_groups): a symbol
+    joined to a light line of the table across the gap is too big a blob."""
     f = _work_scale(side)
     g = _resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f)
     s = side * f
     diff = cv2.absdiff(g, cv2.medianBlur(g, int(s) | 1))
     step = max(SYMBOL_CONTRAST, SYMBOL_NOISE * float(np.median(diff)))
-    m = (diff > step).astype(np.uint8)
-    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
+    m0 = (diff > step).astype(np.uint8)
+    m = cv2.morphologyEx(m0, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
     _, _, st, _ = cv2.connectedComponentsWithStats(m)
     sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
+    if pieces:
+        ctrs = [(x + w / 2, y + h / 2) for x, y, w, h, _ in sized]
+        sized += [(x, y, w, h, a) for x, y, w, h, a in _piece_groups(m0, s)
+                  if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s
+                  and all(math.hypot(x + w / 2 - cx, y + h / 2 - cy) > 0.3 * s for cx, cy in ctrs)]
     if len(sized) > SYMBOL_CROWD:
         return []
     found = []
@@ -2139,6 +2154,28 @@ def _symbol_places(img_bgr, side: float, places: list) -> list[tuple[float, floa
             found.append((int(a), (x + w / 2) / f, (y + h / 2) / f))
     found.sort(reverse=True)
     return [(x, y) for _, x, y in found[:SYMBOL_MOST]]
+
+
+def _piece_groups(m: np.ndarray, s: float) -> list[tuple[int, int, int, int, int]]:
+    """Blobs of mask ``m`` (x, y, w, h, area) no wider than a symbol (SYMBOL_EXTENT, ``s`` an
+    object's side), grouped while they lie within a quarter side of each other and the group
+    stays that narrow, largest first: the pieces of a symbol without the long line beside it."""
+    big = SYMBOL_EXTENT[1] * s
+    gap = 0.25 * s
+    _, _, st, _ = cv2.connectedComponentsWithStats(m)
+    groups: list[list[int]] = []  # x0, y0, x1, y1, area
+    for x, y, w, h, a in sorted(st[1:].tolist(), key=lambda r: -r[4]):
+        if max(w, h) > big or a < SYMBOL_SPECK * s * s:
+            continue
+        for gr in groups:
+            x0, y0, x1, y1 = min(gr[0], x), min(gr[1], y), max(gr[2], x + w), max(gr[3], y + h)
+            near = x - gr[2] <= gap and gr[0] - (x + w) <= gap and y - gr[3] <= gap and gr[1] - (y + h) <= gap
+            if near and max(x1 - x0, y1 - y0) <= big:
+                gr[:] = [x0, y0, x1, y1, gr[4] + a]
+                break
+        else:
+            groups.append([x, y, x + w, y + h, a])
+    return [(x0, y0, x1 - x0, y1 - y0, a) for x0, y0, x1, y1, a in groups]
 
 
 def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, places: list) -> list[dict]:
@@ -2164,7 +2201,7 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     h, w = img_bgr.shape[:2]
     if model.shape == "round":
         # a token: its symbol is printed in its middle, and a circle reads it at any rotation
-        spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places)
+        spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places, pieces=True)
                  if _room_for_circle(cx, cy, side / 2, w, h)]
         return [e for e in _entries(img_bgr, feat, [_circle(cx, cy, side / 2) for cx, cy in spots], model, scale)
                 if _symbol_sure(e, model, close) and (e["_d2"] <= SQ_MAX_D2 or (

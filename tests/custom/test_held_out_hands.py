@@ -59,7 +59,10 @@ Seeds 21 and 22 (drawn after the reader was measured on seeds 1 to 20):
   better shaped: the tokens' colour is voted on without the outlines inside a round one.
 - Black tokens on a near-black cloth show neither rims nor a colour of their own: with nothing
   strongly sure, circles around the symbols are read at a few token sizes, and the size that
-  reads best counts.
+  reads best counts. Sure ones read from their symbols are smaller than the tokens: circles
+  around the other symbols are read wider too. A symbol joined to a light line of the table is
+  found from its pieces; a reading barely ahead of the next face, or of a piece of a token,
+  does not keep the symbol search away.
 """
 
 from __future__ import annotations
@@ -292,9 +295,33 @@ def test_black_tokens_on_a_black_cloth_are_read_around_their_symbols(tmp_path):
     # third-hand seed 21 tokens taught from crops, scene 011: seven black tokens on a near-black
     # cloth with light veins. Only a crescent was read, weakly, at half a token's area. Circles
     # around the symbols at token widths of 0.1-0.22 of the picture's height read three tokens,
-    # best at 0.17 (82 pixels, the tokens' width); the other four symbols touch a vein
+    # best at 0.17 (82 pixels, the tokens' width); the four symbols that touch a vein were found
+    # once the pieces of a symbol were grouped without the vein beside them
     want, got = _scene(tmp_path, "third_hand", 21, "tokens", "crops", 11)
-    found = _at(want, (368, 314), (455, 199), (556, 262))
-    assert sorted(t["face"] for t in found) == ["duo", "duo", "moon"]
-    assert _right(found, got) == found, got
-    assert len(_right(want, got)) == len(got), got
+    assert len(want) == 7
+    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+
+
+def test_a_symbol_beside_a_light_stripe_and_a_piece_of_a_token_do_not_hide_a_token(tmp_path):
+    # third-hand seed 21 tokens taught from crops. Scene 018: a bars token beside an orange stripe
+    # was read as the duo, 0.03 ahead, from an outline of three quarters of a token; its symbol
+    # joined to the stripe was too big to be looked for. Scene 017: a duo token was read as the
+    # grid from a piece of it (half the sure tokens' area), which kept the symbol search away
+    want, got = _scene(tmp_path, "third_hand", 21, "tokens", "crops", 18)
+    bars = _at(want, (278, 396))
+    assert [t["face"] for t in bars] == ["bars2"]
+    assert _right(want, got) == want and len(got) == len(want), got
+    want, got = _scene(tmp_path / "017", "third_hand", 21, "tokens", "crops", 17)
+    duo = _at(want, (554, 308))
+    assert [t["face"] for t in duo] == ["duo"]
+    assert _right(want, got) == want and len(got) == len(want), got
+
+
+def test_tokens_read_from_their_symbols_alone_do_not_set_the_search_too_small(tmp_path):
+    # third-hand seed 21 tokens taught from photos, scene 008: twelve black tokens on a dark cloth.
+    # The eight sure ones were outlined by their light symbols, at 0.6 of a token's area; circles
+    # of that width around the other four symbols read none of them. Circles 1.3 times as wide
+    # are read too, and of each place's the best counts
+    want, got = _scene(tmp_path, "third_hand", 21, "tokens", "photos", 8)
+    assert len(want) == 12
+    assert len(_right(want, got)) == len(want) == len(got), (want, got)
