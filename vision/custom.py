@@ -1187,6 +1187,9 @@ BLANK_CROWD = 2     # more bare die-like patches than this many per read die (pl
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
 HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
 KEEP_SIZE = (0.35, 2.8)  # readings of this share of the median area are kept (others are parts or merges)
+WEAK_BIG = 2.3       # ... and weak readings of tokens (less like their face than the examples) up to this share
+                     # (over 96 stand-in token sets, tokens read weakly at 2.1-2.2 times the strongly sure
+                     # ones' area; patches of a cloth of dashes, read as the waves, at 2.1-2.7)
 ANY_SIZE_MAX = 0.15  # share of the picture an object may cover when no object of known size is read
 EARLY_MARGIN = 0.03  # a reading this sure is not tried on the other outlines of its place
 RETRY_Q = HOLD_Q      # ... unless its outline is shaped worse than this (the die with a shape it touches)
@@ -1547,6 +1550,10 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     if ref:
         med = float(np.median([e["_area"] for e in ref]))
         cand = [e for e in cand if KEEP_SIZE[0] * med <= e["_area"] <= KEEP_SIZE[1] * med]
+        if model.shape == "round" and sum(1 for e in sure if e["_icon"] >= like) >= OUTSIZED_MIN:
+            # a token read weakly from an outline far bigger than the strongly sure ones' is a patch
+            # of the table (a cloth of dashes, read as the waves: th tokens-photos-24, 10 extras)
+            cand = [e for e in cand if e["_icon"] >= like or e["_area"] <= WEAK_BIG * med]
         blanks = [e for e in cand if e["face"] is None and (e["_icon"] < model.icon_floor or e.get("_blank"))]
         # a die-shaped patch of die colour with no symbol: report a few as "seen, not read"
         ok_blanks = sorted((e for e in blanks if e["_d2"] < 6 and 0.6 * med <= e["_area"] <= 1.6 * med
