@@ -1469,12 +1469,11 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         cand += [e for e in _entries(img_bgr, feat, [c for c in far[:FAR_MOST] if _free(c, spots)], model, scale)
                  if _plainly(e, model)]
         cand = _merge_readings(cand[:n0], cand[n0:], scale)
-        # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet
-        # (at the sure ones' size and wider: dark tokens on a dark cloth are outlined by their
-        # light symbols, smaller than the tokens; of a place's sizes the best reading counts)
-        # (a reading barely ahead of the next face, or from an outline much smaller than the sure
-        # ones, a piece of its token, does not keep the search away: a sure one there replaces it
-        # if better)
+        # and tokens of the table's very colour, seen only by their symbol, where nothing is read yet:
+        # circles of the sure ones' width and wider (dark tokens on a dark cloth are outlined by
+        # their light symbols, smaller than the tokens), the best of a place's counting. A reading
+        # barely ahead of the next face, or of an outline much smaller than the sure ones (a piece
+        # of its token), does not keep the search away: a sure one there replaces it if better
         n0 = len(cand)
         spots = _spots([e for e in cand if e["face"] is not None and e["_margin"] >= HOUGH_HOLD_MARGIN
                         and e["_area"] >= INNER_SHARE * med], scale)
@@ -2152,7 +2151,7 @@ def _symbol_places(img_bgr, side: float, places: list, tokens: bool = False,
     m = cv2.morphologyEx(m0, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
     _, _, st, _ = cv2.connectedComponentsWithStats(m)
     sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
-    if tokens:
+    if tokens and (few or len(sized) <= SYMBOL_CROWD):  # (more pieces would not make fewer blobs)
         ctrs = [(x + w / 2, y + h / 2) for x, y, w, h, _ in sized]
         sized += [(x, y, w, h, a) for x, y, w, h, a in _piece_groups(m0, s)
                   if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s
@@ -2177,10 +2176,9 @@ def _piece_groups(m: np.ndarray, s: float) -> list[tuple[int, int, int, int, int
     big = SYMBOL_EXTENT[1] * s
     gap = 0.25 * s
     _, _, st, _ = cv2.connectedComponentsWithStats(m)
+    bits = [r for r in st[1:].tolist() if max(r[2], r[3]) <= big and r[4] >= SYMBOL_SPECK * s * s]
     groups: list[list[int]] = []  # x0, y0, x1, y1, area
-    for x, y, w, h, a in sorted(st[1:].tolist(), key=lambda r: -r[4]):
-        if max(w, h) > big or a < SYMBOL_SPECK * s * s:
-            continue
+    for x, y, w, h, a in sorted(bits, key=lambda r: -r[4]):
         for gr in groups:
             x0, y0, x1, y1 = min(gr[0], x), min(gr[1], y), max(gr[2], x + w), max(gr[3], y + h)
             near = x - gr[2] <= gap and gr[0] - (x + w) <= gap and y - gr[3] <= gap and gr[1] - (y + h) <= gap

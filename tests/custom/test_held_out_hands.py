@@ -103,6 +103,13 @@ def _at(truth: list[dict], *places: tuple[float, float]) -> list[dict]:
     return [t for t in truth if any(np.hypot(t["x"] - x, t["y"] - y) < 5 for x, y in places)]
 
 
+def _all_read(tmp_path, hand: str, seed: int, kind: str, examples: str, scene: int, count: int) -> None:
+    """The scene holds ``count`` objects, and each is read right, and nothing else is read."""
+    want, got = _scene(tmp_path, hand, seed, kind, examples, scene)
+    assert len(want) == count
+    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+
+
 def _right(truth: list[dict], got: list[dict]) -> list[dict]:
     return [t for t in truth if any((d.get("type", "token"), d["face"]) == (t["type"], t["face"])
                                     and np.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"] for d in got)]
@@ -293,9 +300,7 @@ def test_light_symbols_on_black_tokens_are_not_learned_as_the_tokens(tmp_path):
     # symbols on a pink veined table. The symbols (bars, squares, a crescent) were outlined in
     # every example in one light colour and better shaped than the tokens, and taken for the
     # tokens: the reader looked for light patches, read 4 tokens and 7 symbols' pieces or veins
-    want, got = _scene(tmp_path, "third_hand", 21, "tokens", "crops", 1)
-    assert len(want) == 11
-    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+    _all_read(tmp_path, "third_hand", 21, "tokens", "crops", 1, 11)
 
 
 def test_black_tokens_on_a_black_cloth_are_read_around_their_symbols(tmp_path):
@@ -304,9 +309,7 @@ def test_black_tokens_on_a_black_cloth_are_read_around_their_symbols(tmp_path):
     # around the symbols at token widths of 0.1-0.22 of the picture's height read three tokens,
     # best at 0.17 (82 pixels, the tokens' width); the four symbols that touch a vein were found
     # once the pieces of a symbol were grouped without the vein beside them
-    want, got = _scene(tmp_path, "third_hand", 21, "tokens", "crops", 11)
-    assert len(want) == 7
-    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+    _all_read(tmp_path, "third_hand", 21, "tokens", "crops", 11, 7)
 
 
 def test_a_symbol_beside_a_light_stripe_and_a_piece_of_a_token_do_not_hide_a_token(tmp_path):
@@ -329,9 +332,7 @@ def test_tokens_read_from_their_symbols_alone_do_not_set_the_search_too_small(tm
     # The eight sure ones were outlined by their light symbols, at 0.6 of a token's area; circles
     # of that width around the other four symbols read none of them. Circles 1.3 times as wide
     # are read too, and of each place's the best counts
-    want, got = _scene(tmp_path, "third_hand", 21, "tokens", "photos", 8)
-    assert len(want) == 12
-    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+    _all_read(tmp_path, "third_hand", 21, "tokens", "photos", 8, 12)
 
 
 def test_patches_of_a_dashed_cloth_twice_a_tokens_size_are_not_tokens(tmp_path):
@@ -340,9 +341,7 @@ def test_patches_of_a_dashed_cloth_twice_a_tokens_size_are_not_tokens(tmp_path):
     # waves; the examples are 0.76 like each other, and their colour is not the tokens') from
     # outlines 2.4-2.7 times the strongly sure tokens' area, and reported as unsure tokens. Tokens
     # read weakly were at most 2.2 times that area (over 96 stand-in sets)
-    want, got = _scene(tmp_path, "third_hand", 24, "tokens", "photos", 35)
-    assert len(want) == 11
-    assert len(_right(want, got)) == len(want) == len(got), (want, got)
+    _all_read(tmp_path, "third_hand", 24, "tokens", "photos", 35, 11)
 
 
 def test_symbols_are_looked_for_on_a_cloth_of_dashes(tmp_path):
