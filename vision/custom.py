@@ -2132,16 +2132,16 @@ SYMBOL_ANY_PLAIN = True    # ... and dice of any type, where their reading is pl
 SYMBOL_MAX_DIST = 2.5      # types this close to the table's colour (sd units, see _table_close_types)
 
 
-def _symbol_places(img_bgr, side: float, places: list, tokens: bool = False,
-                   few: bool = False) -> list[tuple[float, float]]:
+def _symbol_places(img_bgr, side: float, places: list,
+                   tokens: bool = False) -> tuple[list[tuple[float, float]], bool]:
     """Centres (x, y) of the symbols of dice ``side`` pixels wide, away from ``places``: blobs of
     lightness that stand out from their surroundings (either way: a white symbol on a black die,
     a black one on a white die), joined across gaps of a quarter side (a symbol of five dots),
     SYMBOL_EXTENT wide. Largest first, at most SYMBOL_MOST; none on a patterned table (more than
-    SYMBOL_CROWD such blobs). For ``tokens`` also the groups of pieces (_piece_groups): a symbol
-    joined to a light line of the table across the gap is too big a blob. With ``few``, on a
-    crowded table the blobs of a symbol's area (SYMBOL_MIN_AREA), if they are few enough: a cloth
-    of dashes cut into small bits is no cloth of symbol-like blots."""
+    SYMBOL_CROWD such blobs), and whether the table is so crowded. For ``tokens`` also the groups
+    of pieces (_piece_groups): a symbol joined to a light line of the table across the gap is too
+    big a blob; and on a crowded table the blobs of a symbol's area (SYMBOL_MIN_AREA), if they are
+    few enough: a cloth of dashes cut into small bits is no cloth of symbol-like blots."""
     f = _work_scale(side)
     g = _resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f)
     s = side * f
@@ -2151,22 +2151,24 @@ def _symbol_places(img_bgr, side: float, places: list, tokens: bool = False,
     m = cv2.morphologyEx(m0, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.25 * s)) | 1,) * 2))
     _, _, st, _ = cv2.connectedComponentsWithStats(m)
     sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
-    if tokens and (few or len(sized) <= SYMBOL_CROWD):  # (more pieces would not make fewer blobs)
+    crowded = len(sized) > SYMBOL_CROWD
+    if tokens:
         ctrs = [(x + w / 2, y + h / 2) for x, y, w, h, _ in sized]
         sized += [(x, y, w, h, a) for x, y, w, h, a in _piece_groups(m0, s)
                   if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s
                   and all(math.hypot(x + w / 2 - cx, y + h / 2 - cy) > 0.3 * s for cx, cy in ctrs)]
-    if few and len(sized) > SYMBOL_CROWD:
-        sized = [b for b in sized if b[4] >= SYMBOL_MIN_AREA * s * s]
+        crowded = len(sized) > SYMBOL_CROWD
+        if crowded:
+            sized = [b for b in sized if b[4] >= SYMBOL_MIN_AREA * s * s]
     if len(sized) > SYMBOL_CROWD:
-        return []
+        return [], crowded
     found = []
     for x, y, w, h, a in sized:
         c = np.array([[[(x + w / 2) / f, (y + h / 2) / f]]], np.float32)
         if _free(c, places):
             found.append((int(a), (x + w / 2) / f, (y + h / 2) / f))
     found.sort(reverse=True)
-    return [(x, y) for _, x, y in found[:SYMBOL_MOST]]
+    return [(x, y) for _, x, y in found[:SYMBOL_MOST]], crowded
 
 
 def _piece_groups(m: np.ndarray, s: float) -> list[tuple[int, int, int, int, int]]:
@@ -2213,19 +2215,16 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
     h, w = img_bgr.shape[:2]
     if model.shape == "round":
         # a token: its symbol is printed in its middle, and a circle reads it at any rotation
-        found = _symbol_places(img_bgr, side, places, tokens=True)
-        crowded = not found
-        if crowded:
-            # none, or too many: on a crowded table (a cloth of dashes) the blobs of a symbol's
-            # area, whose readings count only when plainly of the tokens' colour (SYMBOL_CROWDED_D2:
-            # patches of dashes read as the key were 2.1-3.6 from it, tokens 0.3-0.6)
-            found = _symbol_places(img_bgr, side, places, tokens=True, few=True)
+        # on a crowded table (a cloth of dashes) the places are the blobs of a symbol's area, whose
+        # readings count only when plainly of the tokens' colour (SYMBOL_CROWDED_D2: patches of
+        # dashes read as the key were 2.1-3.6 from it, tokens 0.3-0.6)
+        found, crowded = _symbol_places(img_bgr, side, places, tokens=True)
         spots = [(cx, cy) for cx, cy in found if _room_for_circle(cx, cy, side / 2, w, h)]
         return [e for e in _entries(img_bgr, feat, [_circle(cx, cy, side / 2) for cx, cy in spots], model, scale)
                 if _symbol_sure(e, model, close) and (e["_d2"] <= SYMBOL_CROWDED_D2 if crowded else (
                     e["_d2"] <= SQ_MAX_D2 or (e["_d2"] <= SYMBOL_CLEAR_D2 and e["_icon"] >= SYMBOL_CLEAR[0]
                                               and e["_margin"] >= SYMBOL_CLEAR[1])))]
-    spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places) if _room_for_square(cx, cy, side, w, h)]
+    spots = [(cx, cy) for cx, cy in _symbol_places(img_bgr, side, places)[0] if _room_for_square(cx, cy, side, w, h)]
     nc = len(SYMBOL_COARSE)
     coarse = _entries(img_bgr, feat, [_square(cx, cy, side, d) for cx, cy in spots for d in SYMBOL_COARSE],
                       model, scale)
