@@ -2561,7 +2561,15 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
                 if co is not None:
                     first[i] = co[1][0]
     if agree_sizes:
-        _sizes_agree(examples, first, [c + (f or []) for c, f in zip(cands, frags, strict=True)], cols)
+        # tokens: in pictures of the size of whole photos (several of that size hold a small
+        # object), an outline of the whole picture is not one of the objects whose size counts
+        # (pale tokens on pale tables, outlined whole in 20 of 35 photos: th tokens-photos-25)
+        sizes = [e.image.shape[:2] for e in examples]
+        small = [sz for sz, c in zip(sizes, first, strict=True)
+                 if c is not None and cv2.contourArea(c) < PHOTO_SHARE * sz[0] * sz[1]]
+        photos = {sz for sz in set(small) if small.count(sz) >= PHOTO_SIZE_COUNT}
+        _sizes_agree(examples, first, [c + (f or []) for c, f in zip(cands, frags, strict=True)], cols,
+                     photos=photos)
     else:  # dice: only outlines far too big, in whole photos (oh dice-photos-12: 94.8 -> 100 %)
         _sizes_agree(examples, first, cands, cols, only_big=True)
     return first
@@ -2577,7 +2585,12 @@ def _centroid(cnt: np.ndarray) -> tuple[float, float]:
     return mo["m10"] / max(mo["m00"], 1e-6), mo["m01"] / max(mo["m00"], 1e-6)
 
 
-def _sizes_agree(examples: list[Example], first: list, cands: list, cols: dict, only_big: bool = False) -> None:
+PHOTO_SIZE_COUNT = 3  # pictures of one size holding an object under PHOTO_SHARE of them make it whole photos' size
+WHOLE_SHARE = 0.9     # an outline covering this share of its picture is the whole picture
+
+
+def _sizes_agree(examples: list[Example], first: list, cands: list, cols: dict, only_big: bool = False,
+                 photos: set | None = None) -> None:
     """The objects of one set are about one size in their pictures (one camera, one print): an
     outline much smaller than the others' is a piece of its object (a symbol that reaches the rim
     cuts the body apart), one much bigger is a part of the table that holds the object (a white
@@ -2587,8 +2600,11 @@ def _sizes_agree(examples: list[Example], first: list, cands: list, cols: dict, 
 
     ``only_big`` (dice, for which the rest was measured to cost more than it gives): only in a set
     taught from whole photos, and only outlines far bigger than the others' (a grey die on a grey
-    table outlined with the table, or with a pool of glare) are looked at again."""
-    areas = [cv2.contourArea(c) for c in first if c is not None]
+    table outlined with the table, or with a pool of glare) are looked at again. Outlines of the
+    whole picture, in pictures of the sizes ``photos``, do not count in the others' size."""
+    areas = [cv2.contourArea(c) for e, c in zip(examples, first, strict=True) if c is not None
+             and not (photos and e.image.shape[:2] in photos
+                      and cv2.contourArea(c) >= WHOLE_SHARE * e.image.shape[0] * e.image.shape[1])]
     if len(areas) < 3:
         return
     med = float(np.median(areas))
