@@ -1121,6 +1121,9 @@ RELIGHT_ROUNDS = 2
 RELIGHT_CAST = True   # ... and of its colour cast (chroma)
 RELIGHT_CAST_MIN = 3  # sure readings needed to judge the cast
 RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
+RELIGHT_SWAP = True   # the cast may be one that reads some sure dice as another type of their face ...
+RELIGHT_CAP = 9.0     # ... judged by the sure dice's colour distances to their nearest such type, each at most this,
+RELIGHT_GAIN = 4.0    # ... when it explains them by this much better than the median shift does
 
 
 def _light(sure: list[dict], model: SetModel) -> np.ndarray | None:
@@ -1134,7 +1137,39 @@ def _light(sure: list[dict], model: SetModel) -> np.ndarray | None:
     light[2] = np.median(shift[:, 2])
     if RELIGHT_CAST and len(sure) >= RELIGHT_CAST_MIN:
         light[:2] = np.median(shift[:, :2], axis=0)
+        if RELIGHT_SWAP:
+            light = _best_cast(sure, model, light)
     return light
+
+
+def _best_cast(sure: list[dict], model: SetModel, light: np.ndarray) -> np.ndarray:
+    """The light that explains the sure readings' colours best, each as any type that has its face:
+    ``light`` (their median shift from the types they were read as), or the shift of one of them
+    to one such type, when that explains them RELIGHT_GAIN better. A violet die under red light
+    is read as a magenta one of its face; where most dice of a picture are such, their shift is
+    the median, and the mint dice beside them are read in a light that is not the picture's
+    (th dice-crops-25: six violet dice read as magenta under a warm cast)."""
+    tindex = {t: i for i, t in enumerate(model.types)}
+    faces: dict[str, list[int]] = {}
+    for t, f in model.labels:
+        faces.setdefault(f, []).append(tindex[t])
+    cols = np.array([e["_col"] for e in sure], np.float32)
+    allowed = np.zeros((len(sure), len(model.types)), bool)
+    for i, e in enumerate(sure):
+        allowed[i, faces[e["face"]]] = True
+    hyps = np.array([light] + [cols[i] - model.die_mu[t] for i in range(len(sure))
+                               for t in np.flatnonzero(allowed[i])], np.float32)
+    # (hypothesis, reading, type) distances in sd units, at most RELIGHT_CAP for each reading
+    z = (cols[None, :, None, :] - hyps[:, None, None, :] - model.die_mu[None, None]) / model.die_sd[None, None]
+    d2 = np.where(allowed[None], (z * z).sum(axis=3), np.inf).min(axis=2)
+    cost = np.minimum(d2, RELIGHT_CAP).sum(axis=1)
+    best = int(np.argmin(cost))
+    if best == 0 or cost[best] > cost[0] - RELIGHT_GAIN:
+        return light
+    # in that light each reading is of its nearest type: the light is their median shift from those
+    zt = (cols[:, None] - hyps[best] - model.die_mu[None]) / model.die_sd[None]
+    nearest = np.argmin(np.where(allowed, (zt * zt).sum(axis=2), np.inf), axis=1)
+    return np.median(cols - model.die_mu[nearest], axis=0).astype(np.float32)
 
 
 def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None) -> list[dict]:
