@@ -40,10 +40,34 @@ def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int, hand
     return reader, out / "scenes", json.loads((out / "scenes" / "truth.json").read_text())
 
 
+# stand-in sets read by several tests are drawn and learned once (a set of dice taught from
+# photos takes 25 s or so), with the most scenes any of those tests reads
+MOST_SCENES = {("third_hand", 3, "dice", "crops"): 20, ("third_hand", 3, "tokens", "photos"): 23,
+               ("third_hand", 9, "tokens", "crops"): 40, ("other_hand", 14, "dice", "photos"): 32,
+               ("third_hand", 21, "tokens", "crops"): 19}
+
+
 @pytest.fixture(scope="session")
-def third_hand_3(tmp_path_factory):
+def stand_in(tmp_path_factory):
+    """draw(hand, seed, kind, examples, scenes): a stand-in set drawn (``third_hand``) with at
+    least ``scenes`` scenes and learned, shared by every test that asks for it (reader, scenes
+    folder, truth). The reader must not be changed."""
+    sets: dict[tuple, tuple] = {}
+
+    def draw(hand: str, seed: int, kind: str, examples: str, scenes: int):
+        key = (hand, seed, kind, examples)
+        if key not in sets or sets[key][0] < scenes:
+            n = max(scenes, MOST_SCENES.get(key, 0))
+            sets[key] = (n, third_hand(tmp_path_factory.mktemp(f"{hand}-{seed}-{kind}-{examples}"),
+                                       seed, kind, examples, n, hand=hand))
+        return sets[key][1]
+    return draw
+
+
+@pytest.fixture(scope="session")
+def third_hand_3(stand_in):
     """bench/third_hand.py seed 3, crop examples, 20 scenes: black, peach, magenta and violet dice."""
-    return third_hand(tmp_path_factory.mktemp("third-hand-3"), 3, "dice", "crops", 20)
+    return stand_in("third_hand", 3, "dice", "crops", 20)
 
 
 def make_set(tmp_path_factory, name: str, spec: dict, style: str, seed: int, per_face: int = 5):

@@ -15,7 +15,6 @@ import numpy as np
 
 from vision import custom
 
-from .conftest import third_hand
 
 
 def _model(body_feat: np.ndarray) -> custom.SetModel:
@@ -50,10 +49,10 @@ def test_a_die_the_colour_of_ruled_paper_is_found_on_the_table_to_type_axis():
     assert min(abs(ang - 25), 90 - abs(ang - 25)) <= custom.SQ_STEP, ang
 
 
-def test_peach_dice_on_yellow_paper_are_read(tmp_path):
+def test_peach_dice_on_yellow_paper_are_read(stand_in):
     # bench/third_hand.py seed 3 (crop examples), scene 001: three peach dice on pale yellow-green
     # ruled paper (the paper is a washed-out peach to the colour model); all three were missed
-    reader, scenes, truth = third_hand(tmp_path, 3, "dice", "crops", 2)
+    reader, scenes, truth = stand_in("third_hand", 3, "dice", "crops", 2)
     dice = reader.read(cv2.imread(str(scenes / "001.png")))["dice"]
     truth = truth["001.png"]
     peach = [t for t in truth if t["type"] == "peach"]

@@ -21,8 +21,8 @@ from .conftest import third_hand
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_white_tokens_whose_only_sure_readings_are_ring_insides_are_read(tmp_path):
-    reader, scenes, truth = third_hand(tmp_path, 3, "tokens", "photos", 23)
+def test_white_tokens_whose_only_sure_readings_are_ring_insides_are_read(stand_in):
+    reader, scenes, truth = stand_in("third_hand", 3, "tokens", "photos", 23)
     truth = truth["022.png"]
     assert len(truth) == 11
     got = reader.read(cv2.imread(str(scenes / "022.png")))["tokens"]

@@ -7,7 +7,6 @@ import pytest
 from companion import dicesets
 from vision import custom, render
 
-from .conftest import third_hand
 
 
 def test_crowded_tokens_on_a_table_of_their_colour_crossed_by_lines_are_read(token_set):
@@ -84,9 +83,9 @@ def test_rimmed_tokens_whose_inner_disc_gave_the_size_are_found_whole():
 
 
 @pytest.fixture(scope="module")
-def third_hand_tokens_3(tmp_path_factory):
+def third_hand_tokens_3(stand_in):
     """bench/third_hand.py seed 3, tokens taught from whole photos, 2 scenes."""
-    return third_hand(tmp_path_factory.mktemp("third-hand-tokens-3"), 3, "tokens", "photos", 2)
+    return stand_in("third_hand", 3, "tokens", "photos", 2)
 
 
 def test_a_token_at_the_pictures_edge_is_read(third_hand_tokens_3):
