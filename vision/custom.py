@@ -14,6 +14,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   a third of its size) as in a tight crop: found in the whole photo, its outline takes in shadow
   and table lines, and more table around it spoils the colour model. Where no candidate in a
   whole photo has the type's colour, the best-shaped blob of that colour of about the others' size.
+  Tokens' outlines are of one size: one far off it is replaced by one of that size around or
+  inside it; in whole photos an outline of the whole picture does not count in that size.
   A whole-photo example that matches the other examples of its face poorly is read again with
   the learned model: of every place the detector finds in the type's colour (a busy table gives
   hundreds; the die need not be among the best-shaped) that shows a symbol, the outline matching
@@ -37,7 +39,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   colour: a token the colour of the table, crossed by lines, merges with it in the colour masks
   and edge outlines; a sure reading there replaces an unsure one or one that was barely sure.
   Circles up to 1.6 times wider are tried too (the sure ones may be a rimmed token's inner
-  disc), and of a place's circles the one that reads best is kept.
+  disc), and of a place's circles the one that reads best is kept; a sure token less like its
+  face than the examples typically are is read again from a circle a fifth wider.
   With nothing read for sure, circles of any plausible size are tried, found in grey and in
   likeness to the taught colours (a token of the table's brightness, not quite its hue); so too
   when every sure reading is only weakly sure (less like its face than the set's examples are
@@ -53,6 +56,9 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   the table's grey marks vanish and the die is a square brighter inside (a peach die on
   yellowish ruled paper); also in the picture's light as the sure dice tell it (warm dim light
   takes a mint die to beige paper's colour).
+  Types are decided again in the picture's light as the sure dice tell it: their median shift
+  from their types' colours, or a cast that explains them better with some of them of another
+  type of their face (violet dice that look magenta under warm light, beside mint ones).
   Many bare die-like patches (more than 2 per read die + 4) are the table: none reported. The
   objects' size is the strongly sure readings' (a cloth's dots, each weakly like a face, must
   not outvote the dice); readings far from it are dropped.
