@@ -15,7 +15,8 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
   and table lines, and more table around it spoils the colour model. Where no candidate in a
   whole photo has the type's colour, the best-shaped blob of that colour of about the others' size.
   Tokens' outlines are of one size: one far off it is replaced by one of that size around or
-  inside it; in whole photos an outline of the whole picture does not count in that size.
+  inside it, if there is one; in whole photos an outline of the whole picture does not count in
+  that size.
   A whole-photo example that matches the other examples of its face poorly is read again with
   the learned model: of every place the detector finds in the type's colour (a busy table gives
   hundreds; the die need not be among the best-shaped) that shows a symbol, the outline matching
