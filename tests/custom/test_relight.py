@@ -108,19 +108,27 @@ def test_a_search_reading_is_judged_in_the_pictures_light_before_it_must_be_plai
     assert near == [("bone", "skull")], dice
 
 
+
+def _cast_model(faces: tuple[str, ...]):
+    """Magenta, mint and violet dice with the colours learned for third-hand dice seed 25 (crop
+    examples), every type with each of ``faces``."""
+    types = ["magenta", "mint", "violet"]
+    labels = [(t, f) for f in faces for t in types]
+    die_mu = np.array([[0.43, -0.06, 4.76], [-0.11, 0.0, 5.19], [0.18, -0.31, 4.73]], np.float32)
+    die_sd = np.array([[0.07, 0.08, 0.34], [0.09, 0.07, 0.29], [0.04, 0.06, 0.31]], np.float32)
+    model = custom.SetModel("dice", "square", types, labels, die_mu, die_sd, die_mu, die_sd,
+                            np.zeros((len(labels), 4), np.float32), np.arange(len(labels), dtype=np.int32))
+    model.icon_floor = 0.5
+    return model
+
+
 def test_a_cast_that_turns_most_dice_into_another_type_is_told_by_the_others():
     # third-hand dice seed 25 (crop examples), scene 037: under a warm cast six violet dice looked
     # magenta (chroma 0.26, -0.18; magenta 0.43, -0.06; violet 0.18, -0.31) and were read so,
     # for sure; three mint dice showed the cast (0.04, 0.08 off their type). As the median shift
     # of the sure dice, the light was the violet dice's shift to magenta, and they stayed magenta.
     # The cast that explains all of them (each as any type of its face) is the mint dice's
-    types = ["magenta", "mint", "violet"]
-    labels = [(t, f) for f in ("w3", "dots5") for t in types]
-    die_mu = np.array([[0.43, -0.06, 4.76], [-0.11, 0.0, 5.19], [0.18, -0.31, 4.73]], np.float32)
-    die_sd = np.array([[0.07, 0.08, 0.34], [0.09, 0.07, 0.29], [0.04, 0.06, 0.31]], np.float32)
-    model = custom.SetModel("dice", "square", types, labels, die_mu, die_sd, die_mu, die_sd,
-                            np.zeros((6, 4), np.float32), np.arange(6, dtype=np.int32))
-    model.icon_floor = 0.5
+    model = _cast_model(("w3", "dots5"))
     w3, dots5 = [0.9, 0.9, 0.9, 0.3, 0.3, 0.3], [0.3, 0.3, 0.3, 0.9, 0.9, 0.9]
     violets = [_reading(model, [0.26, -0.18 + d, 4.82], w3) for d in (-0.01, 0.0, 0.0, 0.01, 0.0, 0.01)]
     mints = [_reading(model, [-0.07, 0.08, 5.3 + d], dots5) for d in (0.0, 0.03, 0.05)]
@@ -134,13 +142,7 @@ def test_a_cast_that_turns_most_dice_into_another_type_is_told_by_the_others():
 def test_a_cast_is_not_swapped_when_the_median_explains_the_dice():
     # the same readings without the mint dice: magenta or violet under a cast, both explain them
     # alike; the median (no other type) stands
-    types = ["magenta", "mint", "violet"]
-    labels = [(t, "w3") for t in types]
-    die_mu = np.array([[0.43, -0.06, 4.76], [-0.11, 0.0, 5.19], [0.18, -0.31, 4.73]], np.float32)
-    die_sd = np.array([[0.07, 0.08, 0.34], [0.09, 0.07, 0.29], [0.04, 0.06, 0.31]], np.float32)
-    model = custom.SetModel("dice", "square", types, labels, die_mu, die_sd, die_mu, die_sd,
-                            np.zeros((3, 4), np.float32), np.arange(3, dtype=np.int32))
-    model.icon_floor = 0.5
+    model = _cast_model(("w3",))
     dice = [_reading(model, [0.26, -0.18 + d, 4.82], [0.9, 0.9, 0.9]) for d in (-0.01, 0.0, 0.01)]
     custom._relight(dice, model)
     assert [d["type"] for d in dice] == ["magenta"] * 3
