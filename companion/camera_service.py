@@ -143,6 +143,8 @@ class CameraRuntime:
 
     def stop(self) -> None:
         self._stop.set()
+        with self.cond:  # live status channels wake now rather than at their next look
+            self.cond.notify_all()
         self.hub.stop()
         if self._thread is not None:
             self._thread.join(3)

@@ -119,12 +119,15 @@ def serve(host, port, data_dir, game, camera, threads, pins):
     click.echo(terminal_qr(url))
     sys.stdout.flush()
     def stop(*_):
+        # open phone pages hold live channels; they end at once, so waitress need not wait for them
+        table.close_channels()
         camera = app.extensions.get("camera")
-        if camera is not None:  # ends open previews at once, so waitress need not wait for them
+        if camera is not None:
             camera.stop()
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)  # Ctrl-C at `make run`: the same clean stop
     try:
         waitress.serve(app, host=host, port=port, threads=threads, ident="companion",
                        channel_timeout=300, connection_limit=200, clear_untrusted_proxy_headers=True)

@@ -58,6 +58,7 @@ class Table:
         self._created_listeners: list[Callable[[str, str], None]] = []
         self._resolvers: dict[str, list[Resolver]] = {}
         self._option_defaults: list[Callable[[str], dict]] = []
+        self.closing = threading.Event()  # set when the server stops: live channels end
         self.active_game: str | None = None
         running = [g for g in store.games() if g.status == "running"]
         if running:
@@ -308,8 +309,17 @@ class Table:
         """Blocks until the game changes (or ``timeout``); ``seen`` is a token from :meth:`stamp`."""
         live = self._load(game_id)
         with live.cond:
-            if seen is None or seen == self.stamp(game_id):
+            if not self.closing.is_set() and (seen is None or seen == self.stamp(game_id)):
                 live.cond.wait(timeout)
+
+    def close_channels(self) -> None:
+        """Ends every live channel at once (the server is stopping): waiters wake and see ``closing``."""
+        self.closing.set()
+        with self._guard:
+            lives = list(self._live.values())
+        for live in lives:
+            with live.cond:
+                live.cond.notify_all()
 
     def stamp(self, game_id: str) -> int:
         """A number that changes whenever the game or its seats change."""

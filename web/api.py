@@ -171,7 +171,7 @@ def stream(game_id: str):
     def events():
         yield "retry: 1500\n\n"
         last_sent = None
-        while True:
+        while not tbl.closing.is_set():  # the server is stopping: end, the page reconnects to the next one
             stamp = tbl.stamp(game_id)
             if stamp != last_sent:
                 payload = json.dumps(tbl.view(game_id), ensure_ascii=False)

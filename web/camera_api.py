@@ -39,13 +39,14 @@ def events():
     rt = _runtime()
     once = request.args.get("once") == "1"
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT", 15.0))
+    closing = current_app.extensions["table"].closing  # set when the server stops
 
     @stream_with_context
     def gen():
         yield "retry: 2000\n\n"
         seen = -1
         last_state = None
-        while True:
+        while not closing.is_set():
             body = rt.status() if rt is not None else dict(OFF)
             if body.get("version") != seen or body["state"] != last_state:
                 seen, last_state = body.get("version"), body["state"]
@@ -53,7 +54,7 @@ def events():
                 if once:
                     return
             if rt is None:
-                time.sleep(heartbeat)
+                closing.wait(heartbeat)
                 yield ": keep-alive\n\n"
                 continue
             start = time.monotonic()
