@@ -1778,8 +1778,10 @@ HOUGH_HOLD_MARGIN = 0.1
 HOUGH_ANY = (0.025, 0.12)   # radii (share of the picture's shorter side) tried when nothing is sure
 HOUGH_ANY_MOST = 60
 SYMBOL_WIDER = (1.0, 1.3)  # widths (in the sure tokens') of the circles read around symbols where nothing is read
-TOKEN_GUESS = (0.1, 0.13, 0.17, 0.22)  # token widths (share of the shorter side) read around symbols when
-                                      # nothing is strongly sure and the set was taught from crops
+# token widths (share of the shorter side) read around symbols when nothing is strongly sure and the
+# set was taught from crops (th tokens-crops-28: dark tokens 0.083 wide on dark wood; circles 0.17
+# wide read the four in scene 016 as the bolt, 0.73-0.82 like it, the only larger guess that read all)
+TOKEN_GUESS = (0.07, 0.085, 0.1, 0.13, 0.17, 0.22)
 HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that takes a table's fine print out ...
 HOUGH_PRINT = 0.25     # ... used where it leaves this share of the picture's edges or less (_edge_level)
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
