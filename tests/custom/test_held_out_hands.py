@@ -395,3 +395,15 @@ def test_small_dark_tokens_on_dark_wood_are_read_at_their_own_size(stand_in):
     found = _at(want, (54, 169), (149, 248), (541, 246))
     assert sorted(t["face"] for t in found) == ["blob", "drop", "plus"]
     assert _right(found, got) == found, got
+
+
+def test_a_token_whose_symbol_is_off_its_middle_is_read_from_a_circle_beside_it(stand_in):
+    # third-hand seed 28 tokens taught from whole photos, scene 031: brown tokens on brown
+    # wood, found only by their symbols. The three bars rise to one side, so the middle of the
+    # symbol lies a third of a radius off the token's: the circle around it read the bars only
+    # 0.55 like their face, under the faces' floor. Circles 0.2 and 0.4 radii to that side read
+    # them 0.93 and 0.89 like the bars, 0.47 and 0.46 ahead
+    want, got = _scene(stand_in, "third_hand", 28, "tokens", "photos", 31)
+    bars = _at(want, (91, 253))
+    assert [t["face"] for t in bars] == ["bars3"]
+    assert _right(bars, got) == bars, got
