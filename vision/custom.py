@@ -1047,9 +1047,11 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) ->
     s = int(order[1]) if len(order) > 1 else None
     margin = float(total[b] - total[s]) if s is not None else 1.0
     typ, face = model.labels[b]
+    other_face = [i for i, (_, f) in enumerate(model.labels) if f != face]
     res = {"type": typ, "face": face, "icon": float(icon[b]), "colour_d2": float(d2[cls_t[b]]),
            "total": float(total[b]),
-           "margin": margin}
+           "margin": margin,  # ahead of the next class; of the next other face:
+           "face_margin": float(total[b] - total[other_face].max()) if other_face else 1.0}
     res["confidence"] = _confidence(model, float(icon[b]), margin)
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
@@ -1115,9 +1117,9 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float) -> list[d
 
 def _set_decision(e: dict, r: dict, model: SetModel) -> None:
     """The reading ``e`` takes the decision ``r`` (of classify_patch or _decide)."""
-    e.update({"_margin": r["margin"], "_icon": r["icon"], "_d2": r["colour_d2"], "_score": r["total"],
-              "_blank": r.get("blank", False), "type": r["type"] if model.kind == "dice" else "token",
-              "face": r["face"], "confidence": r["confidence"]})
+    e.update({"_margin": r["margin"], "_fmargin": r.get("face_margin", r["margin"]), "_icon": r["icon"],
+              "_d2": r["colour_d2"], "_score": r["total"], "_blank": r.get("blank", False),
+              "type": r["type"] if model.kind == "dice" else "token", "face": r["face"], "confidence": r["confidence"]})
     e.pop("reason", None)
     if "reason" in r:
         e["reason"] = r["reason"]
@@ -1872,6 +1874,12 @@ SQ_REL = 0.45         # a square counts where it is this strong, in the strength
 SQ_MOST = 40
 SQ_MAX_D2 = 4.0       # a reading of such a square counts only this close to its type's colour
 SQ_MIN_MARGIN = 0.1   # ... and this far ahead of the next face
+# ... and of its face on another type (a colour closer by 2.5 in d2, at one likeness; th
+# dice-photos-28 scene 036: a peach die 0.96 from peach in the picture's light, 6 from lime and
+# magenta, its pentagon 0.90 like it on any of them: 0.09 ahead. 112 dice sets of seeds 1-28: +6,
+# extras the same; without SQ_TYPE_ICON +6, 4 extras more)
+SQ_MIN_TYPE_MARGIN = 0.05
+SQ_TYPE_ICON = 0.8    # ... when it is this like its face (a smudge on a lavender cloth read 0.67 like a mint drop)
 SQ_HOLD = (0.7, 1.25)  # sure readings this far (area ratio) from the sure ones' median size are looked at again
 SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
 SQ_GUESS = (0.07, 0.09, 0.115)  # die sides (share of the picture's shorter side) searched when nothing is
@@ -2096,9 +2104,12 @@ def _recentred(img_bgr, feat, e: dict, model: SetModel, scale: float, side: floa
 
 def _plain(e: dict) -> bool:
     """A reading of a search of the whole picture that counts: plainly of its type's colour and
-    plainly its face (busy tables hold squares with a little likeness to some face)."""
-    return e["face"] is not None and e["_d2"] <= SQ_MAX_D2 and e["_margin"] >= SQ_MIN_MARGIN \
-        and e["_icon"] >= SQ_MIN_ICON
+    plainly its face (busy tables hold squares with a little likeness to some face): SQ_MIN_MARGIN
+    ahead of the next class, or, when SQ_TYPE_ICON like its face, of any other face and
+    SQ_MIN_TYPE_MARGIN ahead of its face on another type."""
+    return e["face"] is not None and e["_d2"] <= SQ_MAX_D2 and e["_icon"] >= SQ_MIN_ICON and (
+        e["_margin"] >= SQ_MIN_MARGIN or (e["_icon"] >= SQ_TYPE_ICON and e["_margin"] >= SQ_MIN_TYPE_MARGIN
+                                          and e.get("_fmargin", 0.0) >= SQ_MIN_MARGIN))
 
 
 # a type this close (colour) to the table's is looked for on the table-to-type axis (over 24 stand-in
