@@ -116,6 +116,17 @@ def _all_read(stand_in, hand: str, seed: int, kind: str, examples: str, scene: i
     assert len(_right(want, got)) == len(want) == len(got), (want, got)
 
 
+def _read_there(stand_in, hand: str, seed: int, kind: str, examples: str, scene: int,
+                places: list[tuple[float, float]], faces: list[str]) -> tuple[list[dict], list[dict]]:
+    """The objects of the scene at ``places`` have ``faces`` (in any order), and each is read
+    right: (the scene's truth, the readings)."""
+    want, got = _scene(stand_in, hand, seed, kind, examples, scene)
+    there = _at(want, *places)
+    assert sorted(t["face"] for t in there) == sorted(faces)
+    assert _right(there, got) == there, got
+    return want, got
+
+
 def _right(truth: list[dict], got: list[dict]) -> list[dict]:
     return [t for t in truth if any((d.get("type", "token"), d["face"]) == (t["type"], t["face"])
                                     and np.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"] for d in got)]
@@ -356,10 +367,8 @@ def test_symbols_are_looked_for_on_a_cloth_of_dashes(stand_in):
     # dashes cut into 130 small bits crowded out the symbol search (more than 40 blobs of a symbol's
     # width: a patterned table). Two drops and a dots6 were missed and a dots6 read as the key from
     # an outline off its middle. The blobs of a symbol's area are 15 or so: the symbols
-    want, got = _scene(stand_in, "third_hand", 9, "tokens", "crops", 27)
-    found = _at(want, (209, 93), (574, 181), (128, 310))
-    assert sorted(t["face"] for t in found) == ["dots6", "dots6", "drop"]
-    assert _right(found, got) == found, got
+    want, got = _read_there(stand_in, "third_hand", 9, "tokens", "crops", 27,
+                            [(209, 93), (574, 181), (128, 310)], ["dots6", "dots6", "drop"])
     assert len(_right(want, got)) == len(got), got
 
 
@@ -378,10 +387,8 @@ def test_a_rimmed_token_read_from_its_inner_disc_is_read_again_wider(stand_in):
     # symbols too big, and read as the arrow, 0.65-0.68 like it, 0.12 ahead of the key (the
     # examples are 0.86 like each other, as a median). Circles 1.2 times as wide read them 0.83-0.88
     # like the key
-    want, got = _scene(stand_in, "third_hand", 26, "tokens", "crops", 18)
-    keys = _at(want, (396, 211), (534, 231), (54, 324))
-    assert [t["face"] for t in keys] == ["key"] * 3
-    assert _right(keys, got) == keys, got
+    want, got = _read_there(stand_in, "third_hand", 26, "tokens", "crops", 18,
+                            [(396, 211), (534, 231), (54, 324)], ["key"] * 3)
     assert len(_right(want, got)) == len(want) == len(got), got
 
 
@@ -391,10 +398,8 @@ def test_small_dark_tokens_on_dark_wood_are_read_at_their_own_size(stand_in):
     # so circles around the symbols are read at a few guessed sizes. The smallest was 0.1; at
     # 0.17 the plus, drop and blob were read as the bolt (0.73-0.82 like it: the circles took in
     # the wood, as the bolt's examples do), which scored best of the guesses
-    want, got = _scene(stand_in, "third_hand", 28, "tokens", "crops", 16)
-    found = _at(want, (54, 169), (149, 248), (541, 246))
-    assert sorted(t["face"] for t in found) == ["blob", "drop", "plus"]
-    assert _right(found, got) == found, got
+    _read_there(stand_in, "third_hand", 28, "tokens", "crops", 16,
+                [(54, 169), (149, 248), (541, 246)], ["blob", "drop", "plus"])
 
 
 def test_a_token_whose_symbol_is_off_its_middle_is_read_from_a_circle_beside_it(stand_in):
@@ -403,7 +408,4 @@ def test_a_token_whose_symbol_is_off_its_middle_is_read_from_a_circle_beside_it(
     # symbol lies a third of a radius off the token's: the circle around it read the bars only
     # 0.55 like their face, under the faces' floor. Circles 0.2 and 0.4 radii to that side read
     # them 0.93 and 0.89 like the bars, 0.47 and 0.46 ahead
-    want, got = _scene(stand_in, "third_hand", 28, "tokens", "photos", 31)
-    bars = _at(want, (91, 253))
-    assert [t["face"] for t in bars] == ["bars3"]
-    assert _right(bars, got) == bars, got
+    _read_there(stand_in, "third_hand", 28, "tokens", "photos", 31, [(91, 253)], ["bars3"])
