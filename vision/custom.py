@@ -1462,8 +1462,15 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             # size) count (_symbol_readings)
             taught = _taught_area(model, img_bgr)
             widths = [2.0 * math.sqrt(taught / math.pi)] if taught is not None else [k * side for k in TOKEN_GUESS]
-            found = max((_symbol_readings(img_bgr, feat, model, scale, width, []) for width in widths),
-                        key=lambda rs: sum(e["_icon"] for e in rs))
+            # (speed: of several sizes, circles beside the symbols (SYMBOL_SHIFT) are tried at the
+            # size that reads best without them, or at each if none reads anything without them)
+            runs = [_symbol_readings(img_bgr, feat, model, scale, width, [], shift=len(widths) == 1)
+                    for width in widths]
+            if len(widths) > 1 and SYMBOL_SHIFT:
+                best = max(range(len(widths)), key=lambda i: sum(e["_icon"] for e in runs[i]))
+                for i in ([best] if runs[best] else range(len(widths))):
+                    runs[i] = _symbol_readings(img_bgr, feat, model, scale, widths[i], [])
+            found = max(runs, key=lambda rs: sum(e["_icon"] for e in rs))
             if found:
                 n0 = len(cand)
                 cand, sure = _sure_ones_replace(cand + found, n0, scale)
@@ -2293,14 +2300,16 @@ def _piece_groups(m: np.ndarray, s: float) -> list[tuple[int, int, int, int, int
     return [(x0, y0, x1 - x0, y1 - y0, a) for x0, y0, x1, y1, a in groups]
 
 
-def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, places: list) -> list[dict]:
+def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, places: list,
+                     shift: bool = True) -> list[dict]:
     """Readings of dice of a type whose colour is the table's (closer than SYMBOL_MAX_DIST along
     the table-to-type axis): neither colour nor edges tell them from the table, only their symbol
     (_symbol_places). A square of side ``side`` centred on each symbol is read at a few rotations,
     then finer around the best; the best reading of each place, if it is sure, SYMBOL_MIN_ICON
     like its face and of such a type, or (SYMBOL_ANY_PLAIN) of any type if it is plain (_plain:
     a die found by no outline). Tokens (``side`` their width): a circle centred on each
-    symbol, if it reads so and its colour is plainly its type's (SQ_MAX_D2)."""
+    symbol, if it reads so and its colour is plainly its type's (SQ_MAX_D2); unless not ``shift``,
+    also circles beside a symbol (SYMBOL_SHIFT)."""
     if not SYMBOL_SEARCH:
         return []
     if model.shape == "round":
@@ -2330,16 +2339,16 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
         out = []
         for (cx, cy), e in zip(spots, _entries(img_bgr, feat, [_circle(cx, cy, side / 2) for cx, cy in spots],
                                                model, scale), strict=True):
-            if not counts(e) and SYMBOL_SHIFT and e["_icon"] >= SYMBOL_FINE_ICON:
+            if not counts(e) and shift and SYMBOL_SHIFT and e["_icon"] >= SYMBOL_FINE_ICON:
                 # a symbol off its token's middle (three bars rising to one side) puts the circle
                 # around it off the token: circles a little way off each side are read too
-                shifted = [_circle(x, y, side / 2) for x, y in _centres_near(cx, cy, side / 2)
-                           if _room_for_circle(x, y, side / 2, w, h)]
-                best = max(_entries(img_bgr, feat, shifted, model, scale), key=lambda r: r["_score"], default=e)
+                best = _shifted_best(img_bgr, feat, model, scale, [
+                    _circle(x, y, side / 2) for x, y in _centres_near(cx, cy, side / 2)
+                    if _room_for_circle(x, y, side / 2, w, h)])
                 # each is one more chance for a patch of the table to look like a face: one counts
                 # plainly of the tokens' colour, and much more like its face than the circle
                 # around the symbol, or (on a plain table) as the same face
-                if best["_score"] > e["_score"] and best["_d2"] <= SQ_MAX_D2 and (
+                if best is not None and best["_score"] > e["_score"] and (
                         best["_icon"] >= e["_icon"] + SHIFT_GAIN
                         or (not crowded and e["_icons"] is not None
                             and model.labels[int(np.argmax(e["_icons"]))][1] == best["face"])):
@@ -2368,6 +2377,19 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
             # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
             out.append(best)
     return out
+
+
+def _shifted_best(img_bgr, feat, model: SetModel, scale: float, circles: list) -> dict | None:
+    """The reading of the circles beside a token's symbol (SYMBOL_SHIFT) that reads best, if it is
+    plainly of the tokens' colour (SQ_MAX_D2), else None. For speed, the symbols of the circles of
+    another colour are matched only when one of that colour reads: the best of all must be of it."""
+    cols = [float(_colour_d2(model, _body_colour(img_bgr, c, feat)).min()) for c in circles]
+    best = max(_entries(img_bgr, feat, [c for c, d2 in zip(circles, cols, strict=True) if d2 <= SQ_MAX_D2],
+                        model, scale), key=lambda r: r["_score"], default=None)
+    if best is None or best["_d2"] > SQ_MAX_D2:
+        return None
+    far = _entries(img_bgr, feat, [c for c, d2 in zip(circles, cols, strict=True) if d2 > SQ_MAX_D2], model, scale)
+    return None if any(r["_score"] > best["_score"] for r in far) else best
 
 
 def _centres_near(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
