@@ -1130,6 +1130,9 @@ RELIGHT_ROUNDS = 2
 RELIGHT_CAST = True   # ... and of its colour cast (chroma)
 RELIGHT_CAST_MIN = 3  # sure readings needed to judge the cast
 RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the others (log) keeps its own light
+RELIGHT_KEEP_D2 = 2.0  # a sure reading this close to its type's colour is not made an abstention by the light
+                      # (th dice-photos-29: an orange die under a blue cast the other dice show, 0.5 from
+                      # orange as it is, 18.7 with the cast taken out; orange's examples vary little in hue)
 RELIGHT_SWAP = True   # the cast may be one that reads some sure dice as another type of their face ...
 RELIGHT_CAP = 9.0     # ... judged by the sure dice's colour distances to their nearest such type, each at most this,
 RELIGHT_GAIN = 4.0    # ... when it explains them by this much better than the median shift does
@@ -1207,7 +1210,10 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
                 # white die read as a purple one of its face in dim light)
                 continue
             col = e["_col"] - light
-            _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"]), model)
+            r = _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"])
+            if r["face"] is None and e["face"] is not None and e["_d2"] <= RELIGHT_KEEP_D2:
+                continue  # plainly of its type as it is, of none in that light: the cast is not its own
+            _set_decision(e, r, model)
     return cand
 
 
@@ -1579,7 +1585,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if not _plain(e):
                 e.clear()
                 e.update(r)
-                if not _plain(e):
+                if not (_plain(e) or _clear(e)):
                     # or read from a square centred on its symbol (a die showing a side)
                     better = _recentred(img_bgr, feat, e, model, scale, math.sqrt(med)) if RECENTRE else None
                     e.clear()
@@ -1590,7 +1596,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         for e in cand[n0:]:
             if id(e) not in kept:
                 e["face"] = None
-        cand = _merge_readings(cand[:n0], cand[n0:], scale)
+        # (an earlier reading of a size the final check drops does not hold its place: SQ_MERGE_SIZE)
+        cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med if SQ_MERGE_SIZE else None)
     if model.shape == "square" and REFIT:
         cand = _refit(img_bgr, feat, model, scale, cand, seen, like)
     cand = _relight(cand, model)
@@ -2119,6 +2126,23 @@ def _plain(e: dict) -> bool:
                                           and e.get("_fmargin", 0.0) >= SQ_MIN_MARGIN))
 
 
+# a reading of the square search counts though not plain when clear (_clear), as a token read by its
+# symbol does (SYMBOL_CLEAR): a light blue die in glare, washed nearly white (th dice-photos-30)
+SQ_CLEAR = True
+# an earlier reading of a size the final check drops does not keep the square search's reading of
+# its place away (oh dice-photos-30: the dot inside a ring symbol, read as a face of one dot)
+SQ_MERGE_SIZE = True
+
+
+def _clear(e: dict) -> bool:
+    """A reading of a search of the whole picture that counts though its colour is not plainly its
+    type's (SQ_CLEAR): SYMBOL_CLEAR[0] like its face and SYMBOL_CLEAR[1] ahead of the next class
+    (another face, or its face on another type: its colour is plainly nearest this type's), within
+    SYMBOL_CLEAR_D2 of its type's colour."""
+    return SQ_CLEAR and e["face"] is not None and e["_d2"] <= SYMBOL_CLEAR_D2 \
+        and e["_icon"] >= SYMBOL_CLEAR[0] and e["_margin"] >= SYMBOL_CLEAR[1]
+
+
 # a type this close (colour) to the table's is looked for on the table-to-type axis (over 24 stand-in
 # dice sets, 4 read 98.40 % of the dice, 9 read 98.61 %)
 TABLE_TYPE_D2 = 9.0
@@ -2208,6 +2232,7 @@ SYMBOL_CONTRAST = 20.0     # least lightness step (0-255) of a symbol from what 
 SYMBOL_NOISE = 6.0         # ... and at least this many times the picture's typical step
 SYMBOL_EXTENT = (0.2, 0.9)  # a symbol's width or height (the larger), in die sides
 SYMBOL_MOST = 12
+SYMBOL_PIECES = True         # dice' symbols are looked for among groups of pieces too (_symbol_places)
 SYMBOL_MIN_AREA = 0.08       # a token's symbol covers this share of a side squared, at least (on a crowded table)
 SYMBOL_CROWDED_D2 = 1.5     # ... and a token read there counts this close to its type's colour
 SYMBOL_SPECK = 0.01          # a lighter speck smaller than this (area, in object sides squared) is no piece of a symbol
@@ -2246,10 +2271,12 @@ def _symbol_places(img_bgr, side: float, places: list,
     lightness that stand out from their surroundings (either way: a white symbol on a black die,
     a black one on a white die), joined across gaps of a quarter side (a symbol of five dots),
     SYMBOL_EXTENT wide. Largest first, at most SYMBOL_MOST; none on a patterned table (more than
-    SYMBOL_CROWD such blobs), and whether the table is so crowded. For ``tokens`` also the groups
-    of pieces (_piece_groups): a symbol joined to a light line of the table across the gap is too
-    big a blob; and on a crowded table the blobs of a symbol's area (SYMBOL_MIN_AREA), if they are
-    few enough: a cloth of dashes cut into small bits is no cloth of symbol-like blots."""
+    SYMBOL_CROWD such blobs), and whether the table is so crowded. Also the groups of pieces
+    (_piece_groups): a symbol joined to a light line of the table across the gap is too big a blob
+    (for dice, SYMBOL_PIECES, where they do not crowd the table: a black symbol joined to its die's
+    dark side and the dark lines of a grid). For ``tokens``, on a crowded table the blobs of a
+    symbol's area (SYMBOL_MIN_AREA), if they are few enough: a cloth of dashes cut into small bits
+    is no cloth of symbol-like blots."""
     f = _work_scale(side)
     g = _resized(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY), f)
     s = side * f
@@ -2260,14 +2287,20 @@ def _symbol_places(img_bgr, side: float, places: list,
     _, _, st, _ = cv2.connectedComponentsWithStats(m)
     sized = [(x, y, w, h, a) for x, y, w, h, a in st[1:] if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s]
     crowded = len(sized) > SYMBOL_CROWD
-    if tokens:
+    if tokens or (SYMBOL_PIECES and not crowded):
         ctrs = [(x + w / 2, y + h / 2) for x, y, w, h, _ in sized]
-        sized += [(x, y, w, h, a) for x, y, w, h, a in _piece_groups(m0, s)
+        pieces = [(x, y, w, h, a) for x, y, w, h, a in _piece_groups(m0, s)
                   if SYMBOL_EXTENT[0] * s <= max(w, h) <= SYMBOL_EXTENT[1] * s
                   and all(math.hypot(x + w / 2 - cx, y + h / 2 - cy) > 0.3 * s for cx, cy in ctrs)]
-        crowded = len(sized) > SYMBOL_CROWD
-        if crowded:
-            sized = [b for b in sized if b[4] >= SYMBOL_MIN_AREA * s * s]
+        if tokens:
+            sized += pieces
+            crowded = len(sized) > SYMBOL_CROWD
+            if crowded:
+                sized = [b for b in sized if b[4] >= SYMBOL_MIN_AREA * s * s]
+        elif len(sized) + len(pieces) <= SYMBOL_CROWD:
+            # (a die's symbol joined to its dark side and a line of the table; not where its pieces
+            # would make a plain table a crowded one)
+            sized += pieces
     if len(sized) > SYMBOL_CROWD:
         return [], crowded
     found = []
@@ -2372,7 +2405,7 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
             j = 2 * fine.index(i)
             best = max([best, finer[j], finer[j + 1]], key=lambda e: e["_score"])
         if _symbol_sure(best, model, close) \
-                or (SYMBOL_ANY_PLAIN and _plain(best) and best["_icon"] >= SYMBOL_MIN_ICON):
+                or (SYMBOL_ANY_PLAIN and (_plain(best) or _clear(best)) and best["_icon"] >= SYMBOL_MIN_ICON):
             # (a die of another colour than the table's counts where its reading is plain: a purple
             # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
             out.append(best)

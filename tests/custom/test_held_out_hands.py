@@ -77,6 +77,23 @@ Seeds 25 and 26 (drawn after the reader was measured on seeds 1 to 24):
   small tokens were found, the token is not the whole picture.
 - A rimmed token outlined by its inner disc shows its symbol too big: a sure reading less like
   its face than the examples typically are is read again from a wider circle.
+
+Seeds 27 and 28 (drawn after the reader was measured on seeds 1 to 26):
+
+- Small dark tokens on dark wood, found only by their symbols, are read at their own size: the
+  sizes guessed for a set taught from crops start small enough.
+- A symbol off its token's middle is read from a circle beside it.
+
+Seeds 29 and 30 (drawn after the reader was measured on seeds 1 to 28):
+
+- A die of the grid cloth's colour whose black symbol joins its dark side and the grid's lines
+  is found from the pieces of that blob.
+- A light blue die in glare is washed nearly white: where its symbol is plainly one face's and
+  its colour plainly nearest that face's type, it counts a little further from the type's colour.
+- The dot inside a ring symbol, read as a face of one dot, is far smaller than the dice: it does
+  not keep the square search's reading of its die away.
+- Under a blue cast that the other dice show, an orange die keeps its hue: a die plainly of its
+  type as it is does not become an abstention in the picture's light.
 """
 
 from __future__ import annotations
@@ -409,3 +426,35 @@ def test_a_token_whose_symbol_is_off_its_middle_is_read_from_a_circle_beside_it(
     # 0.55 like their face, under the faces' floor. Circles 0.2 and 0.4 radii to that side read
     # them 0.93 and 0.89 like the bars, 0.47 and 0.46 ahead
     _read_there(stand_in, "third_hand", 28, "tokens", "photos", 31, [(91, 253)], ["bars3"])
+
+
+def test_a_die_whose_symbol_joins_its_side_and_the_grid_is_found_by_its_symbol(stand_in):
+    # third-hand seed 29 dice taught from whole photos, scene 017: a lilac die at (115, 235) on a
+    # lilac cloth ruled with dark lines, lying on a crossing of two lines. Its outline merges with
+    # the lines (no candidate there at all), and the symbol search saw one blob of the black bolt,
+    # the die's dark side and the lines, far wider than a symbol: the die was missed
+    _read_there(stand_in, "third_hand", 29, "dice", "photos", 17, [(115, 235)], ["bolt"])
+
+
+def test_an_orange_die_plainly_orange_stays_read_under_a_cast_it_does_not_show(stand_in):
+    # third-hand seed 29 dice taught from whole photos, scene 013: five dice on a lavender table
+    # in bluish light. The forest, lilac and magenta dice are 0.12-0.15 bluer than taught (chroma
+    # b), the orange dice not: the orange dots7 at (480, 71) was 0.5 from orange's colour as it
+    # is, 18.7 with that cast taken out (orange's examples vary little in hue), and abstained
+    _read_there(stand_in, "third_hand", 29, "dice", "photos", 13, [(480, 71)], ["dots7"])
+
+
+def test_the_dot_inside_a_ring_does_not_keep_its_die_unread(stand_in):
+    # other-hand seed 30 dice taught from whole photos, scene 024: a green die with a ring and a
+    # dot (the eye) at (381, 93) on a green cloth. Its outline took in the cloth (read 0.64 like
+    # the eye); the dot alone read 0.70 like the queen (a face of one dot), held the place
+    # against the square search's reading of the die, and was then dropped for its size
+    _read_there(stand_in, "other_hand", 30, "dice", "photos", 24, [(381, 93)], ["eye"])
+
+
+def test_a_light_blue_die_in_glare_counts_when_its_symbol_is_plain(stand_in):
+    # third-hand seed 30 dice taught from whole photos, scene 021: a sky-blue die at (459, 71) in
+    # the glare of a white table, washed nearly white. The square around its symbol read it 0.92
+    # like the bolt, 0.22 ahead of the next class, but 6.6 from sky's colour (a search of the whole
+    # picture counted only within 4): missed
+    _read_there(stand_in, "third_hand", 30, "dice", "photos", 21, [(459, 71)], ["bolt"])
