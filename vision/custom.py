@@ -1585,7 +1585,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if not _plain(e):
                 e.clear()
                 e.update(r)
-                if not (_plain(e) or _clear(e)):
+                if not (_plain(e) or (SQ_CLEAR and _clear(e))):
                     # or read from a square centred on its symbol (a die showing a side)
                     better = _recentred(img_bgr, feat, e, model, scale, math.sqrt(med)) if RECENTRE else None
                     e.clear()
@@ -2135,11 +2135,11 @@ SQ_MERGE_SIZE = True
 
 
 def _clear(e: dict) -> bool:
-    """A reading of a search of the whole picture that counts though its colour is not plainly its
-    type's (SQ_CLEAR): SYMBOL_CLEAR[0] like its face and SYMBOL_CLEAR[1] ahead of the next class
-    (another face, or its face on another type: its colour is plainly nearest this type's), within
-    SYMBOL_CLEAR_D2 of its type's colour."""
-    return SQ_CLEAR and e["face"] is not None and e["_d2"] <= SYMBOL_CLEAR_D2 \
+    """A reading found by its symbol that counts though its colour is not plainly its type's (a
+    token's, SYMBOL_CLEAR; a die's, SQ_CLEAR): SYMBOL_CLEAR[0] like its face and SYMBOL_CLEAR[1]
+    ahead of the next class (another face, or its face on another type: its colour is plainly
+    nearest this type's), within SYMBOL_CLEAR_D2 of its type's colour."""
+    return e["face"] is not None and e["_d2"] <= SYMBOL_CLEAR_D2 \
         and e["_icon"] >= SYMBOL_CLEAR[0] and e["_margin"] >= SYMBOL_CLEAR[1]
 
 
@@ -2365,9 +2365,8 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
         spots = [(cx, cy) for cx, cy in found if _room_for_circle(cx, cy, side / 2, w, h)]
 
         def counts(e: dict) -> bool:
-            return _symbol_sure(e, model, close) and (e["_d2"] <= SYMBOL_CROWDED_D2 if crowded else (
-                e["_d2"] <= SQ_MAX_D2 or (e["_d2"] <= SYMBOL_CLEAR_D2 and e["_icon"] >= SYMBOL_CLEAR[0]
-                                          and e["_margin"] >= SYMBOL_CLEAR[1])))
+            return _symbol_sure(e, model, close) and (e["_d2"] <= SYMBOL_CROWDED_D2 if crowded
+                                                      else (e["_d2"] <= SQ_MAX_D2 or _clear(e)))
 
         out = []
         for (cx, cy), e in zip(spots, _entries(img_bgr, feat, [_circle(cx, cy, side / 2) for cx, cy in spots],
@@ -2405,7 +2404,8 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
             j = 2 * fine.index(i)
             best = max([best, finer[j], finer[j + 1]], key=lambda e: e["_score"])
         if _symbol_sure(best, model, close) \
-                or (SYMBOL_ANY_PLAIN and (_plain(best) or _clear(best)) and best["_icon"] >= SYMBOL_MIN_ICON):
+                or (SYMBOL_ANY_PLAIN and (_plain(best) or (SQ_CLEAR and _clear(best)))
+                    and best["_icon"] >= SYMBOL_MIN_ICON):
             # (a die of another colour than the table's counts where its reading is plain: a purple
             # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
             out.append(best)
