@@ -94,6 +94,12 @@ Seeds 29 and 30 (drawn after the reader was measured on seeds 1 to 28):
   not keep the square search's reading of its die away.
 - Under a blue cast that the other dice show, an orange die keeps its hue: a die plainly of its
   type as it is does not become an abstention in the picture's light.
+
+Seeds 31 and 32 (drawn after the reader was measured on seeds 1 to 30):
+
+- A sharp token outlined with its side (a light crescent past its rim), taught from blurred
+  examples and read barely ahead of another face, is decided again from three views: as read,
+  shrunk and blurred.
 """
 
 from __future__ import annotations
@@ -458,3 +464,14 @@ def test_a_light_blue_die_in_glare_counts_when_its_symbol_is_plain(stand_in):
     # like the bolt, 0.22 ahead of the next class, but 6.6 from sky's colour (a search of the whole
     # picture counted only within 4): missed
     _read_there(stand_in, "third_hand", 30, "dice", "photos", 21, [(459, 71)], ["bolt"])
+
+
+def test_a_token_read_barely_ahead_of_another_face_is_read_again_shrunk_and_blurred(stand_in):
+    # third-hand seed 32 tokens taught from crops, scene 021: eleven sharp blue tokens on a dark
+    # violet cloth, each outlined with its side, a light crescent past its dark rim; the examples
+    # are blurred. The duo at (374, 328) read 0.85 like the moon, 0.03 ahead of the key; shrunk to
+    # 0.88 of its outline 0.81 like the duo, 0.15 ahead; blurred 0.84, 0.16 ahead. The sun at
+    # (439, 312) read 0.87 like the moon, 0.03 ahead; shrunk 0.89 like the sun, blurred 0.80
+    want, got = _read_there(stand_in, "third_hand", 32, "tokens", "crops", 21,
+                            [(374, 328), (439, 312)], ["duo", "sun"])
+    assert len(_right(want, got)) == len(want) == len(got), got
