@@ -301,6 +301,12 @@ class SyntheticCamera(Camera):
                 self._render = None
         return draw_scene(self.rng, self.size)
 
+    def show_custom_dice(self) -> None:
+        """From the next roll on, the demo tray shows the custom dice of ``vision.render`` (the
+        game at the table reads Castle Dice, not pip dice)."""
+        if self._render is None:
+            self._render = _renderer()
+
     def read(self) -> np.ndarray:
         self._pacer.wait()
         t = self._frame_no / self.fps
@@ -581,6 +587,7 @@ class CameraService:
         self.lock_controls = lock
         self._default_opener = opener is None
         self._opener = opener or (lambda s: open_camera(s, fps=self.fps, size=self.size))
+        self._demo_custom = False  # a demo camera shows custom dice (show_custom_dice), not pips
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -641,6 +648,14 @@ class CameraService:
         self.backend, self.demo, self.locked = None, False, {}
         self._set_state("starting", None)
         self.start()
+
+    def show_custom_dice(self) -> None:
+        """A demo camera (now and after any reopening) rolls the custom dice of ``vision.render``
+        instead of pip dice: a Castle Dice game is at the table. Real cameras are not touched."""
+        self._demo_custom = True
+        cam = self.camera
+        if cam is not None and hasattr(cam, "show_custom_dice"):
+            cam.show_custom_dice()
 
     # -- consumers ---------------------------------------------------------------------------------------
     def latest(self) -> Frame | None:
@@ -734,6 +749,8 @@ class CameraService:
         self.camera = cam
         self.backend = cam.describe()
         self.demo = bool(getattr(cam, "demo", False))
+        if self._demo_custom and hasattr(cam, "show_custom_dice"):
+            cam.show_custom_dice()
         if _kind(self.spec) == "auto" and self._resolved is None:
             # once auto has found a camera, a later failure is "camera lost", not the demo camera
             self._resolved = self.backend if not self.demo else "synthetic"

@@ -371,6 +371,9 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
                 return
             if hasattr(runtime, "set_reader"):
                 runtime.set_reader(getattr(reader, "read", reader))
+            hub = getattr(runtime, "hub", None)
+            if hasattr(hub, "show_custom_dice"):  # the demo camera of `make run` rolls Castle Dice
+                hub.show_custom_dice()
 
         # Learning the set (seconds on a Pi, the first time after an update) happens beside the
         # game: the action that started it is answered at once, the camera switches when ready.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -374,3 +375,47 @@ def test_the_tray_reads_with_the_set_the_settings_choose(table, tmp_path, monkey
     glue.ensure_reader()
     assert glue.reader_ready(timeout=120)
     assert [r.__self__.name for r in readers] == ["our-wood", "castle-dice"]
+
+
+def test_the_demo_camera_rolls_castle_dice_once_a_castle_game_is_on(table):
+    """`make run` off a Pi has the demo camera, which rolls pip dice: the Castle Dice set cannot read
+    those (a lone pip is not a Castle Dice face). Once a Castle Dice game is at the table, the demo
+    camera rolls Castle Dice (``vision.render``) instead, and keeps doing so when it is reopened."""
+    pytest.importorskip("vision.render")
+    from hardware.camera import CameraService, SyntheticCamera
+
+    opened = []
+
+    def opener(_spec):
+        opened.append(SyntheticCamera(fps=20, seed=len(opened), empty_s=0.05, rolling_s=0.05,
+                                      settled_s=0.1, realtime=True))
+        return opened[-1]
+
+    class FakeReader:
+        def read(self, image):
+            return {"dice": [], "tokens": []}
+
+    hub = CameraService("synthetic", opener=opener, fps=20).start()
+    try:
+        runtime = SimpleNamespace(hub=hub, on_reading=lambda fn: None, set_reader=lambda fn: None)
+        glue = cam.attach(SimpleNamespace(extensions={"camera": runtime}), table, reader_factory=FakeReader)
+
+        def truth_types(camera, timeout=20.0):
+            """The die types of the next roll the camera shows."""
+            rolls, end = camera.rolls, time.monotonic() + timeout
+            while time.monotonic() < end and camera.rolls == rolls:
+                time.sleep(0.02)
+            return {d["type"] for d in camera.truth}
+
+        assert hub.wait_frame(0, timeout=10) is not None
+        assert truth_types(opened[-1]) == {"d6"}  # pip dice while no Castle Dice game is on
+        table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})
+        assert glue.reader_ready(timeout=30)
+        types = truth_types(opened[-1])
+        assert types and types <= set(cam.RES)  # wood, stone, gold, land, iron: Castle Dice
+        hub.restart()  # the settings page reopens the camera: still Castle Dice
+        assert hub.wait_frame(0, timeout=10) is not None and len(opened) == 2
+        types = truth_types(opened[-1])
+        assert types and types <= set(cam.RES)
+    finally:
+        hub.stop()
