@@ -4,7 +4,7 @@ PY      := $(VENV)/bin/python
 PYTHON  ?= python3
 ARGS    ?=
 
-.PHONY: run test sysdeps lint bench clean
+.PHONY: run test test-long sysdeps lint bench clean
 
 run: $(VENV)/.installed
 	$(VENV)/bin/companion serve $(ARGS)
@@ -25,7 +25,11 @@ sysdeps:
 	bash scripts/ensure-sysdeps.sh
 
 test: $(VENV)/.test-installed sysdeps
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m "not long" $(PYTEST_ARGS)
+
+# the reader's held-out cases that each draw and learn a whole stand-in set of dice (about 8 minutes)
+test-long: $(VENV)/.test-installed
+	$(PY) -m pytest -q -m long $(PYTEST_ARGS)
 
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check companion vision hardware web tests bench

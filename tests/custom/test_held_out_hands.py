@@ -175,6 +175,7 @@ def test_a_token_lost_in_a_cloth_of_a_near_colour_is_read_by_its_symbol(stand_in
     assert len(got) <= len(want) and len(_right(want, got)) == len(got), got
 
 
+@pytest.mark.long
 def test_a_dotted_cloth_does_not_set_the_size_of_the_dice(stand_in):
     # other-hand seed 8 dice taught from photos, scene 028: three dice on a purple cloth with a grid
     # of green dots. 11 dots were read for sure but weakly (0.51-0.55 like the slate hex; the
@@ -185,6 +186,7 @@ def test_a_dotted_cloth_does_not_set_the_size_of_the_dice(stand_in):
     assert len(_right(want, got)) == 3 and len(got) == 3, (want, got)
 
 
+@pytest.mark.long
 def test_a_white_die_in_dim_light_is_not_read_as_the_purple_die_of_its_face(stand_in):
     # other-hand seed 7 dice taught from photos, scene 010: 12 dice in dim light; two white dice
     # with the "skull" face (a face of the white and the purple type) read as purple: all dice are
@@ -195,6 +197,7 @@ def test_a_white_die_in_dim_light_is_not_read_as_the_purple_die_of_its_face(stan
     assert len(_right(want, got)) == len(want) == len(got), (want, got)
 
 
+@pytest.mark.long
 def test_a_die_the_colour_of_the_paper_in_warm_dim_light_is_found(stand_in):
     # third-hand seed 7 dice taught from photos, scene 013: a mint die at (255, 422) on beige paper
     # ruled with dashes. The light (warmer and dimmer than taught) takes mint near the paper's
@@ -219,6 +222,7 @@ def test_a_circle_around_a_token_and_its_shadow_does_not_replace_the_token(stand
     assert len(_right(want, got)) == len(want) == len(got), got
 
 
+@pytest.mark.long
 def test_a_die_found_by_no_outline_is_read_around_its_symbol(stand_in):
     # other-hand seed 10 dice taught from crops, scene 032: a purple die at (160, 431) on a grey
     # cloth dotted pink was found by no outline; the square around its symbol reads it 0.91 like
@@ -230,6 +234,7 @@ def test_a_die_found_by_no_outline_is_read_around_its_symbol(stand_in):
     assert len(_right(want, got)) == len(want) == len(got), got
 
 
+@pytest.mark.long
 def test_a_grey_die_taught_on_grey_tables_is_learned_from_the_die_not_the_table(stand_in):
     # other-hand seed 12 dice taught from photos: in 3 of the 5 photos of the slate "target" face
     # the die was outlined with the table (14 to 100 % of the picture; the dice of the other
@@ -242,6 +247,7 @@ def test_a_grey_die_taught_on_grey_tables_is_learned_from_the_die_not_the_table(
     assert len(_right(want, got)) == len(want) == len(got), got
 
 
+@pytest.mark.long
 def test_the_squares_of_a_checkered_cloth_are_not_read_as_dice(stand_in):
     # other-hand seed 14 dice taught from photos, scene 031: 11 dice on a green checkered cloth
     # whose squares are about a die's size; two squares were reported as dice (unsure)
@@ -261,6 +267,7 @@ def test_red_tokens_on_wood_are_read_by_their_symbols(stand_in):
     assert len(got) <= len(want), got  # (the five at (580, 374) is still read as the two)
 
 
+@pytest.mark.long
 def test_a_die_taught_on_a_checkered_cloth_is_learned_from_the_die_not_a_square(stand_in):
     # other-hand seed 14 dice taught from photos: in 2 of the 5 photos of the slate "skull" face
     # the die lies on a checkered cloth whose squares are its size and about its colour, and a
@@ -300,6 +307,7 @@ def test_red_tokens_on_brown_wood_are_found_by_their_colour_and_read_whole(stand
     assert len(got) <= len(want), got
 
 
+@pytest.mark.long
 def test_a_grey_die_outlined_with_its_shadow_is_read_from_a_square_of_the_dice_size(stand_in):
     # other-hand seed 7 dice taught from crops, scene 005: a slate die at (571, 331) on a lilac
     # cloth, its edges faint. Its outlines take in its shadow (53-61 pixels wide; the dice are about
@@ -325,6 +333,7 @@ def test_dark_tokens_on_a_dark_cloth_printed_with_light_dots_are_found(stand_in)
     assert len(_right(want, got)) == len(want) == len(got), (want, got)
 
 
+@pytest.mark.long
 def test_a_lone_die_on_paper_of_its_colour_is_read_from_a_square_of_the_taught_size(stand_in):
     # third-hand seed 19 dice taught from photos, scene 016: one mint die (the arrow) on mint paper
     # ruled with dashes. Nothing was read for sure, so no size was known; its outline takes in a
@@ -434,6 +443,7 @@ def test_a_token_whose_symbol_is_off_its_middle_is_read_from_a_circle_beside_it(
     _read_there(stand_in, "third_hand", 28, "tokens", "photos", 31, [(91, 253)], ["bars3"])
 
 
+@pytest.mark.long
 def test_a_die_whose_symbol_joins_its_side_and_the_grid_is_found_by_its_symbol(stand_in):
     # third-hand seed 29 dice taught from whole photos, scene 017: a lilac die at (115, 235) on a
     # lilac cloth ruled with dark lines, lying on a crossing of two lines. Its outline merges with
@@ -442,6 +452,7 @@ def test_a_die_whose_symbol_joins_its_side_and_the_grid_is_found_by_its_symbol(s
     _read_there(stand_in, "third_hand", 29, "dice", "photos", 17, [(115, 235)], ["bolt"])
 
 
+@pytest.mark.long
 def test_an_orange_die_plainly_orange_stays_read_under_a_cast_it_does_not_show(stand_in):
     # third-hand seed 29 dice taught from whole photos, scene 013: five dice on a lavender table
     # in bluish light. The forest, lilac and magenta dice are 0.12-0.15 bluer than taught (chroma
@@ -450,6 +461,7 @@ def test_an_orange_die_plainly_orange_stays_read_under_a_cast_it_does_not_show(s
     _read_there(stand_in, "third_hand", 29, "dice", "photos", 13, [(480, 71)], ["dots7"])
 
 
+@pytest.mark.long
 def test_the_dot_inside_a_ring_does_not_keep_its_die_unread(stand_in):
     # other-hand seed 30 dice taught from whole photos, scene 024: a green die with a ring and a
     # dot (the eye) at (381, 93) on a green cloth. Its outline took in the cloth (read 0.64 like
@@ -458,6 +470,7 @@ def test_the_dot_inside_a_ring_does_not_keep_its_die_unread(stand_in):
     _read_there(stand_in, "other_hand", 30, "dice", "photos", 24, [(381, 93)], ["eye"])
 
 
+@pytest.mark.long
 def test_a_light_blue_die_in_glare_counts_when_its_symbol_is_plain(stand_in):
     # third-hand seed 30 dice taught from whole photos, scene 021: a sky-blue die at (459, 71) in
     # the glare of a white table, washed nearly white. The square around its symbol read it 0.92

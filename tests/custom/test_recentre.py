@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import custom
 
@@ -29,6 +30,7 @@ def test_a_plain_patch_has_no_symbol_centre():
     assert custom._symbol_centre(patch) is None
 
 
+@pytest.mark.long
 def test_a_die_whose_outline_takes_in_its_side_is_read_from_its_symbol(tmp_path):
     # bench/third_hand.py seed 2 (crop examples), scene 022: the mint "tree" die at (168, 391) was
     # found only as an outline with its side, its symbol off the middle (read 0.60 like a face, no

@@ -96,6 +96,7 @@ def test_an_abstention_for_another_reason_stays_one():
     assert faint["face"] is None
 
 
+@pytest.mark.long
 def test_a_search_reading_is_judged_in_the_pictures_light_before_it_must_be_plain(tmp_path):
     # bench/other_hand.py seed 1 (photo examples), scene 026: nine dice on a checked purple cloth.
     # The bone die with the skull at (171, 132) is found only by the square search, whose readings

@@ -54,6 +54,7 @@ def test_square_search_finds_a_square_with_one_side_missing():
     assert min(abs(ang - 30), 90 - abs(ang - 30)) <= custom.SQ_STEP, ang
 
 
+@pytest.mark.long
 def test_a_sure_reading_far_from_the_dice_size_does_not_hold_its_place(tmp_path):
     # bench/other_hand.py seed 3 (crop examples), scene 007: a grey die with the target face (two
     # rings, embossed) on a pale green table as light as its body. The die's own outline is never

@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 import cv2
+import pytest
 
 from companion import dicesets
 
@@ -44,6 +45,7 @@ def test_a_set_taught_from_crops_has_no_taught_size():
     assert "photo_side" not in reader.model.info
 
 
+@pytest.mark.long
 def test_a_lone_die_of_the_tables_colour_is_looked_for_at_the_taught_size(tmp_path):
     # bench/third_hand.py seed 3 (dice, whole-photo examples), scene 002: one black die on a
     # near-black table. Nothing else is read for sure, so no size was known for the searches of
