@@ -3,6 +3,8 @@ catalogue (/api/i18n) in a real browser (Debian chromium via Playwright): no key
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -63,4 +65,26 @@ def test_settings_page_in_english(server_factory, phone):
                   "Shut down (long hold)", "Save"):
         assert words in text, words
     _no_keys(text)
+    assert page.errors == []
+
+
+def test_a_slow_script_still_gets_its_screen(server_factory, phone):
+    """The page's scripts load one after another, and the text catalogue may arrive before the last
+    of them (a busy Pi, a slow phone, a flaky Wi-Fi): the page routes itself only once every script
+    has run, so /teach shows the teach screen and a game page its game, not the lobby."""
+    srv = server_factory(("--camera", "none")).start()
+    game = requests.post(srv.url + "/api/games", json={"game": "augustus", "players": ["Ana", "Ben"]}).json()
+
+    def late(route):
+        time.sleep(1.0)  # the script comes a second after the catalogue
+        route.continue_()
+
+    page = phone("en-GB")
+    page.route("**/static/teach.js*", late)
+    page.route("**/static/games/augustus.js*", late)
+    page.goto(srv.url + "/teach")
+    page.wait_for_selector("#teach h2", timeout=15000)
+    assert page.inner_text("#teach h2") == "Teach dice / tokens"
+    page.goto(f"{srv.url}/g/{game['id']}")
+    page.wait_for_selector("#draw-count", timeout=15000)
     assert page.errors == []

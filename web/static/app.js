@@ -434,6 +434,11 @@ window.CompanionGames = window.CompanionGames || {};
 
   (async function start() {
     try { catalogue = await (await fetch("/api/i18n")).json(); } catch (e) { /* keys show instead */ }
+    // the teach screen and the games come in scripts after this one: the catalogue may arrive
+    // before they have run (a busy Pi, a slow phone), and routing then would show the lobby
+    if (document.readyState === "loading") {
+      await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+    }
     applyStaticText();
     route();
     pollCamera();
