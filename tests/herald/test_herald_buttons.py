@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -84,3 +85,43 @@ def test_the_button_cannot_undo_what_is_not_a_draw(wired):
     pin.drive_high()
     time.sleep(0.1)
     assert [e["type"] for e in table.events(gid)] == ["setup"]  # nothing to undo: refused, nothing written
+
+
+@pytest.mark.browser
+def test_a_press_of_the_draw_button_shows_on_the_phones(tmp_path, factory, phone):
+    """The companion as `companion serve` builds it (its event log, buttons, camera and web app) on a
+    real waitress server: a press of the physical draw button shows the drawn token on a phone
+    page in a real browser, and a hold takes it back."""
+    import waitress
+
+    from companion.serve import build
+
+    cfg = config_mod.load(tmp_path)
+    cfg["camera"]["source"] = "none"
+    cfg["buttons"]["hold_seconds"] = 0.3
+    app, table, panel, _speaker = build(tmp_path, cfg, factory)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = server.effective_port
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        game = table.create_game("augustus", ["Άννα", "Ben"])
+        page = phone("el-GR")
+        page.goto(f"http://127.0.0.1:{port}/g/{game['id']}")
+        page.wait_for_selector("#draw-count")
+        assert page.inner_text("#draw-count") == "0"
+        pin = factory.pin(cfg["buttons"]["draw"])
+        pin.drive_low()
+        time.sleep(0.05)
+        pin.drive_high()
+        page.wait_for_function("document.querySelector('#draw-count').textContent === '1'", timeout=5000)
+        token = table.view(game["id"])["herald"]["last"]
+        assert page.inner_text("#last-name") == table.view(game["id"])["tokens"][token]["el"]
+        pin.drive_low()
+        time.sleep(0.6)  # longer than the hold time: undo
+        pin.drive_high()
+        page.wait_for_function("document.querySelector('#draw-count').textContent === '0'", timeout=5000)
+        assert page.errors == []
+    finally:
+        table.close_channels()
+        server.close()
+        panel.close()
