@@ -27,7 +27,7 @@ sysdeps:
 test: $(VENV)/.test-installed sysdeps
 	$(PY) -m pytest -q -m "not long" $(PYTEST_ARGS)
 
-# the reader's held-out cases that each draw and learn a whole stand-in set of dice (about 8 minutes)
+# the reader's held-out cases that each draw and learn a whole stand-in set of dice (8 to 11 minutes)
 test-long: $(VENV)/.test-installed
 	$(PY) -m pytest -q -m long $(PYTEST_ARGS)
 
