@@ -1961,6 +1961,9 @@ RIM_WIDER = 1.2   # a sure token less like its face than halfway between the exa
 RIM_GAIN = 0.1    # ... and that reading replaces it when it scores this much better (th tokens-crops-26: keys
                   # read from their inner discs read 0.18-0.2 more alike; at 0.05, in th tokens-crops-23 a bolt and a
                   # w2 read 0.83 and 0.78 like their faces turned into arrows from circles taking in the table)
+RIM_NARROWER = 0.88  # ... and this much narrower: an outline that takes in the token's side or shadow past its
+                    # rim reads its symbol too small (th tokens-photos-33: a sun 0.61 like the bolt; narrower
+                    # 0.92 like the sun)
 
 
 def _rim_retry(img_bgr, feat, model: SetModel, scale: float, cand: list[dict]) -> list[dict]:
@@ -1977,14 +1980,16 @@ def _rim_retry(img_bgr, feat, model: SetModel, scale: float, cand: list[dict]) -
     for i, e in enumerate(cand):
         if e["face"] is None or e["_icon"] >= typical:
             continue
-        cx, cy, r = e["x"] / scale, e["y"] / scale, RIM_WIDER * math.sqrt(e["_area"] / math.pi)
-        if _room_for_circle(cx, cy, r, w, h):
-            doubt.append((i, _circle(cx, cy, r)))
+        cx, cy, r0 = e["x"] / scale, e["y"] / scale, math.sqrt(e["_area"] / math.pi)
+        for k in (RIM_WIDER, RIM_NARROWER):
+            if k and _room_for_circle(cx, cy, k * r0, w, h):
+                doubt.append((i, _circle(cx, cy, k * r0)))
     if not doubt:
         return cand
     out = list(cand)
     for (i, _), e2 in zip(doubt, _entries(img_bgr, feat, [c for _, c in doubt], model, scale), strict=True):
-        if e2["face"] is not None and e2["_score"] >= cand[i]["_score"] + RIM_GAIN:
+        if (e2["face"] is not None and e2["_score"] >= cand[i]["_score"] + RIM_GAIN
+                and (out[i] is cand[i] or e2["_score"] > out[i]["_score"])):
             out[i] = e2
     return out
 

@@ -100,6 +100,12 @@ Seeds 31 and 32 (drawn after the reader was measured on seeds 1 to 30):
 - A sharp token outlined with its side (a light crescent past its rim), taught from blurred
   examples and read barely ahead of another face, is decided again from three views: as read,
   shrunk and blurred.
+
+Seeds 33 and 34 (drawn after the reader was measured on seeds 1 to 32):
+
+- A token outlined with its side or shadow past its rim reads its symbol too small, and as another
+  face, less like it than the examples are like each other: it is read again from a narrower
+  circle too (as from a wider one), and the best reading counts.
 """
 
 from __future__ import annotations
@@ -488,3 +494,11 @@ def test_a_token_read_barely_ahead_of_another_face_is_read_again_shrunk_and_blur
     want, got = _read_there(stand_in, "third_hand", 32, "tokens", "crops", 21,
                             [(374, 328), (439, 312)], ["duo", "sun"])
     assert len(_right(want, got)) == len(want) == len(got), got
+
+
+def test_a_token_outlined_past_its_rim_is_read_again_narrower(stand_in):
+    # third-hand seed 33 tokens taught from whole photos (tokens a few pixels wide in them), scene
+    # 001: a sun at (59, 265) outlined with its side, 54 px across where the other tokens' outlines
+    # are 47-48: read 0.61 like the bolt (0.15 ahead of the sun); from a circle 0.88 as wide, 0.92
+    # like the sun
+    _read_there(stand_in, "third_hand", 33, "tokens", "photos", 1, [(59, 265)], ["sun"])
