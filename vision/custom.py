@@ -1968,9 +1968,9 @@ RIM_NARROWER = 0.88  # ... and this much narrower: an outline that takes in the 
 
 def _rim_retry(img_bgr, feat, model: SetModel, scale: float, cand: list[dict]) -> list[dict]:
     """Sure token readings less like their face than the examples typically are (halfway between
-    their 5th-percentile and median likeness to each other) read again from the circle RIM_WIDER
-    times as wide around them; the wider reading,
-    if sure and RIM_GAIN better, replaces the first. A rimmed token outlined by its inner disc
+    their 5th-percentile and median likeness to each other) read again from the circles RIM_WIDER
+    and RIM_NARROWER times as wide around them; the better of those readings, if sure and RIM_GAIN
+    better, replaces the first (an outline taking in the token's side reads its symbol too small). A rimmed token outlined by its inner disc
     shows its symbol too big, and may read as a face it then looks like: a key zoomed in read as
     the arrow, 0.65-0.68 like it and 0.12 ahead (th tokens-crops-26, purple tokens with pink rims)."""
     loo = model.info.get("loo")
