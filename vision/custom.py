@@ -1970,9 +1970,10 @@ def _rim_retry(img_bgr, feat, model: SetModel, scale: float, cand: list[dict]) -
     """Sure token readings less like their face than the examples typically are (halfway between
     their 5th-percentile and median likeness to each other) read again from the circles RIM_WIDER
     and RIM_NARROWER times as wide around them; the better of those readings, if sure and RIM_GAIN
-    better, replaces the first (an outline taking in the token's side reads its symbol too small). A rimmed token outlined by its inner disc
-    shows its symbol too big, and may read as a face it then looks like: a key zoomed in read as
-    the arrow, 0.65-0.68 like it and 0.12 ahead (th tokens-crops-26, purple tokens with pink rims)."""
+    better, replaces the first. A rimmed token outlined by its inner disc shows its symbol too big,
+    and may read as a face it then looks like: a key zoomed in read as the arrow, 0.65-0.68 like it
+    and 0.12 ahead (th tokens-crops-26, purple tokens with pink rims). An outline taking in the
+    token's side shows it too small (th tokens-photos-33: a sun read as the bolt)."""
     loo = model.info.get("loo")
     typical = (loo[1] + loo[2]) / 2 if loo else 1.0
     h, w = img_bgr.shape[:2]
