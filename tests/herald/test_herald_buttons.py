@@ -89,10 +89,11 @@ def test_the_button_cannot_undo_what_is_not_a_draw(wired):
 
 @pytest.mark.browser
 def test_a_press_of_the_draw_button_shows_on_the_phones(tmp_path, factory, phone):
-    """The companion as `companion serve` builds it (its event log, buttons, camera and web app) on a
-    real waitress server: a press of the physical draw button shows the drawn token on a phone
-    page in a real browser, and a hold takes it back."""
-    import waitress
+    """The companion as `companion serve` builds it (its event log, buttons, camera and web app) on
+    a real HTTP server (werkzeug's, threaded, in this process so the test can drive the mock pins):
+    a press of the physical draw button shows the drawn token on a phone page in a real browser,
+    and a hold takes it back."""
+    from werkzeug.serving import make_server
 
     from companion.serve import build
 
@@ -100,9 +101,9 @@ def test_a_press_of_the_draw_button_shows_on_the_phones(tmp_path, factory, phone
     cfg["camera"]["source"] = "none"
     cfg["buttons"]["hold_seconds"] = 0.3
     app, table, panel, _speaker = build(tmp_path, cfg, factory)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    port = server.effective_port
-    threading.Thread(target=server.run, daemon=True).start()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    port = server.server_port
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         game = table.create_game("augustus", ["Άννα", "Ben"])
         page = phone("el-GR")
@@ -122,6 +123,7 @@ def test_a_press_of_the_draw_button_shows_on_the_phones(tmp_path, factory, phone
         page.wait_for_function("document.querySelector('#draw-count').textContent === '0'", timeout=5000)
         assert page.errors == []
     finally:
-        table.close_channels()
-        server.close()
+        table.close_channels()  # the page's live channel ends, then the server stops
+        server.shutdown()
+        server.server_close()
         panel.close()
