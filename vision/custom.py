@@ -109,11 +109,8 @@ DETECT_LIMITS = (PIXEL_D2, 3 * PIXEL_D2)     # squared colour distance that stil
 MAX_CANDIDATES = 400
 PER_GROUP = 3
 TOP_K = 2
-BLOB_W = 0.0
 GM_W = 0.5         # weight of the plain gradient magnitude beside the orientation bins
-ORIENT_W = 0.5     # weight of the orientation-split gradient maps (square dice only)
-ORIENT_BINS = 4
-ORIENT_POW = 2.0
+ORIENT_W = 0.5     # weight of the orientation-split gradient maps (square dice only: 4 bins, squared)
 SAT_PIXEL = 250     # a query pixel with a channel this bright is taken as clipped to white (it shows no edge)
 SAT_GROW = 1        # ... and so are its neighbours this many pixels away (where clipping starts is no edge either)
 SAT_MIN_SHARE = 0.5   # the match skips clipped cells only when at least this share is clipped (the body
@@ -277,47 +274,82 @@ _MASKS: dict[str, np.ndarray] = {}
 _MASK_IDX: dict[str, np.ndarray] = {}
 
 
-def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
-    """Unit vector: gradient magnitude + high-pass luminance of the inner area."""
-    g = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), PRE_BLUR)  # no brightness division: each channel is normalised below
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    gm = np.sqrt(gx * gx + gy * gy)
-    hp = g - cv2.GaussianBlur(g, (0, 0), patch_bgr.shape[0] / 8)
-    m = _MASKS.get(shape)
-    if m is None:
-        m = _MASKS[shape] = _inner_mask(shape)
-    idx = _MASK_IDX.get(shape)
-    if idx is None:
-        idx = _MASK_IDX[shape] = np.flatnonzero(m)  # only the inner area is kept (a shorter vector)
+_POOL: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _pool_ops(P: int, shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(L, M, idx) for descriptors of P-pixel patches: ``L @ X @ L.T`` is the wide blur of the
+    high-pass (sigma P/8), ``M @ X @ M.T`` a channel blurred (CH_BLUR) and pooled to the DSIDE grid
+    (INTER_AREA), as OpenCV does them (borders included: each matrix is OpenCV's own filter run on
+    rows of ones); idx the grid cells kept (the inner area). Matrix products do the whole batch of
+    channels and rotations at once."""
+    key = (P, shape)
+    if key not in _POOL:
+        def matrix(fn) -> np.ndarray:
+            cols = []
+            for i in range(P):
+                x = np.zeros((P, P), np.float32)
+                x[i, :] = 1.0  # every column is e_i, and a row of the operator sums to 1
+                cols.append(fn(x)[:, 0])
+            return np.stack(cols, axis=1).astype(np.float32)
+        L = matrix(lambda x: cv2.GaussianBlur(x, (0, 0), P / 8))
+        M = matrix(lambda x: cv2.resize(cv2.GaussianBlur(x, (0, 0), CH_BLUR), (DSIDE, DSIDE),
+                                        interpolation=cv2.INTER_AREA))
+        m = _MASKS.get(shape)
+        if m is None:
+            m = _MASKS[shape] = _inner_mask(shape)
+        _POOL[key] = (L, M, np.flatnonzero(m))
+    return _POOL[key]
+
+
+def descriptors(patches: list[np.ndarray], shape: str) -> np.ndarray:
+    """(R, D) unit vectors, one per BGR patch (all of one size): gradient magnitude + high-pass
+    luminance of the inner area and, for square dice, the gradient split by orientation.
+
+    Done for a batch at once (a query's rotations, an example's shifts): the patches are the
+    channels of one image for OpenCV's filters, and blur + pooling are matrix products. The same
+    numbers as one patch at a time (to about 1e-6), three to four times faster."""
+    R = len(patches)
+    P = patches[0].shape[0]
+    L, M, idx = _pool_ops(P, shape)
+    g = cv2.cvtColor(np.concatenate(patches, axis=1), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = np.ascontiguousarray(g.reshape(P, R, P).transpose(0, 2, 1))  # (y, x, patch)
+    # no brightness division: each channel is normalised below
+    g = cv2.GaussianBlur(g, (0, 0), PRE_BLUR).reshape(P, P, R)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3).reshape(P, P, R)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3).reshape(P, P, R)
+    gm2 = gx * gx + gy * gy
+    gm = np.sqrt(gm2)
+    low = np.tensordot(np.tensordot(L, g, axes=(1, 0)), L, axes=(1, 1))  # (y, patch, x)
+    hp = np.abs(g - low.transpose(0, 2, 1))
     orient = ORIENT_W > 0 and shape == "square"
-    chans = [(gm, GM_W if orient else 1.0), (np.abs(hp), 1.0)]
+    chans = [gm, hp]
+    wgts = [GM_W if orient else 1.0, 1.0]
     if orient:
         # embossed symbols (dice) lit from one side: an edge shows with a strength |cos| of the angle
         # between its normal and the light. Gradient maps split by orientation, each normalised
         # on its own, lose that factor (the light direction); the magnitude map keeps the rest.
-        ang2 = 2.0 * np.arctan2(gy, gx)
-        c2, s2 = np.cos(ang2), np.sin(ang2)
-        for k in range(ORIENT_BINS):
-            t = 2.0 * math.pi * k / ORIENT_BINS
-            w_k = np.maximum(0.0, c2 * math.cos(t) + s2 * math.sin(t)) ** ORIENT_POW
-            chans.append((gm * w_k.astype(np.float32), ORIENT_W))
-    parts = []
-    for ch, wgt in chans:
-        if wgt <= 0:
-            continue
-        c = cv2.resize(cv2.GaussianBlur(ch, (0, 0), CH_BLUR), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA).ravel()[idx]
-        c = c - float(c.mean())
-        n = float(np.linalg.norm(c))
-        parts.append(wgt * c / (n + 1e-6))
-    if BLOB_W > 0:
-        c = cv2.resize(cv2.GaussianBlur(np.abs(hp), (0, 0), 3.0), (DSIDE, DSIDE), interpolation=cv2.INTER_AREA)
-        c = c.ravel()[idx]
-        c = c - float(c.mean())
-        parts.append(BLOB_W * c / (float(np.linalg.norm(c)) + 1e-6))
-    v = np.concatenate(parts)
-    return (v / (np.linalg.norm(v) + 1e-6)).astype(np.float32)
+        # Bins at 0, 90, 180 and 270 degrees of the doubled angle 2a: max(0, +-cos 2a) and
+        # max(0, +-sin 2a), squared, with cos 2a and sin 2a from gx and gy directly.
+        inv = 1.0 / np.maximum(gm2, 1e-20)
+        c2 = (gx * gx - gy * gy) * inv
+        s2 = (2.0 * gx * gy) * inv
+        c2[gm2 <= 0] = 1.0  # a flat pixel: angle 0, as arctan2(0, 0)
+        for w_k in (np.maximum(c2, 0), np.maximum(s2, 0), np.maximum(-c2, 0), np.maximum(-s2, 0)):
+            chans.append(gm * (w_k * w_k))
+            wgts.append(ORIENT_W)
+    K = len(chans)
+    pooled = np.tensordot(np.tensordot(M, np.stack(chans, axis=2), axes=(1, 0)), M, axes=(1, 1))  # (Y, K, R, X)
+    v = pooled.transpose(2, 1, 0, 3).reshape(R, K, DSIDE * DSIDE)[:, :, idx]
+    v = v - v.mean(axis=2, keepdims=True)
+    v = v * (np.array(wgts, np.float32)[None, :, None] / (np.linalg.norm(v, axis=2, keepdims=True) + 1e-6))
+    v = v.reshape(R, -1)
+    return (v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
+
+
+def descriptor(patch_bgr: np.ndarray, shape: str) -> np.ndarray:
+    """The descriptor of one patch (see ``descriptors``)."""
+    return descriptors([patch_bgr], shape)[0]
 
 
 def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
@@ -888,7 +920,7 @@ def _saturated_cells(patches: list[np.ndarray], shape: str) -> np.ndarray | None
 
 def _masked_sims(model: SetModel, descs: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """(R, N) similarity of each rotated query to each example over the cells ``valid`` (R, L)
-    only: each descriptor part's cosine over those cells, weighted as in descriptor()."""
+    only: each descriptor part's cosine over those cells, weighted as in descriptors()."""
     L = valid.shape[1]
     parts = descs.shape[1] // L
     e2 = model.__dict__.get("_desc_sq")
@@ -929,7 +961,7 @@ def _icons_of(model: SetModel, patches: list[np.ndarray]) -> list[np.ndarray]:
     cells matched BATCH at a time: one product of many queries costs little more than one, as
     reading the examples' descriptors from memory is most of it."""
     rots = [_rotations(p, model.shape) for p in patches]
-    descs = [np.stack([descriptor(r, model.shape) for r in rs]) for rs in rots]
+    descs = [descriptors(rs, model.shape) for rs in rots]
     valid = [_saturated_cells(rs, model.shape) for rs in rots]
     out: list = [None] * len(patches)
     plain = [i for i, v in enumerate(valid) if v is None]
@@ -3057,10 +3089,10 @@ def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[s
         if DEBUG:
             _DEBUG_PATCHES.append((e.type, e.face, patch))
         energies.append(icon_energy(patch, shape))
-        for a in _augment(patch):
-            descs.append(descriptor(a, shape))
-            cls.append(lindex[(e.type, e.face)])
-            src.append(len(used))
+        augs = _augment(patch)
+        descs.extend(descriptors(augs, shape))
+        cls.extend([lindex[(e.type, e.face)]] * len(augs))
+        src.extend([len(used)] * len(augs))
         ucols.append(_body_colour(e.image, c, feat))
         if photo[ei]:
             photo_sides.append(math.sqrt(cv2.contourArea(c)) / min(originals[ei].image.shape[:2]))
@@ -3166,7 +3198,7 @@ def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarr
     mine = (model.desc_cls == c) & (src != k)
     if not mine.any():
         return -2.0
-    q = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
+    q = descriptors(_rotations(patch, model.shape), model.shape)
     sims = (q @ model.desc[mine].T).max(axis=0)
     per_ex: dict[int, float] = {}
     for s_, v in zip(src[mine].tolist(), sims.tolist(), strict=True):
@@ -3247,7 +3279,7 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
         augs = _augment(patch)
         if len(augs) != len(rows):
             continue
-        model.desc[rows] = np.stack([descriptor(a, model.shape) for a in augs])
+        model.desc[rows] = descriptors(augs, model.shape)
         patches[k] = patch
         ucols[k] = col
         energies[k] = icon_energy(patch, model.shape)
@@ -3281,7 +3313,7 @@ def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, s
                 continue
         _, patch, col = best
         augs = _augment(patch)
-        model.desc = np.concatenate([model.desc, np.stack([descriptor(a, model.shape) for a in augs])])
+        model.desc = np.concatenate([model.desc, descriptors(augs, model.shape)])
         model.desc_cls = np.concatenate([model.desc_cls, np.full(len(augs), c, np.int32)])
         src = np.concatenate([src, np.full(len(augs), k, np.int32)])
         used.append(e)
@@ -3304,7 +3336,7 @@ def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int])
     ncls = len(model.labels)
     dt = np.ascontiguousarray(model.desc.T)
     for i, patch in enumerate(patches):
-        q = np.stack([descriptor(p, model.shape) for p in _rotations(patch, model.shape)])
+        q = descriptors(_rotations(patch, model.shape), model.shape)
         sims = (q @ dt).max(axis=0)
         sims[src == i] = -2
         per = np.full(ncls, -2.0, np.float32)
