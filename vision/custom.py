@@ -87,6 +87,7 @@ Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -95,6 +96,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 PATCH = 48          # canonical patch side (pixels) of round objects (tokens)
 PATCH_SQUARE = 64   # ... of square ones (dice): embossed symbols show as thin edges, a finer patch keeps them
@@ -1249,6 +1251,27 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
     return cand
 
 
+_BLAS: ThreadpoolController | None = None
+
+
+def _one_blas_thread(fn):
+    """``fn`` with numpy's BLAS on one thread. The reader's matrix products are small (descriptors'
+    pooling, a few hundred queries against the examples); OpenBLAS's own threads made them 4-5 times
+    slower on a busy 2-core machine (bench: 24x64 @ 64x4608 took 1092 us on two threads, 237 us on
+    one), and the reader already runs beside the camera and the web server (and learns on
+    LEARN_THREADS threads of its own). The limit is the process's: a second reader that starts
+    while one runs may find it lifted when the first ends, which costs time only."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        global _BLAS
+        if _BLAS is None:
+            _BLAS = ThreadpoolController()
+        with _BLAS.limit(limits=1, user_api="blas"):
+            return fn(*args, **kwargs)
+    return run
+
+
+@_one_blas_thread
 def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     """Every object of the set in the image, classified (or abstained, with a reason)."""
     if img_bgr is None or img_bgr.ndim != 3 or img_bgr.shape[0] < 8 or img_bgr.shape[1] < 8:
@@ -2980,6 +3003,7 @@ def _agreed_outline(img: np.ndarray, c: np.ndarray | None, c1: np.ndarray | None
 LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
 
 
+@_one_blas_thread
 def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[str]]:
     """Learn colours, shape and icon descriptors from examples. Returns (model, warnings)."""
     warnings: list[str] = []
