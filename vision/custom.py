@@ -1153,7 +1153,7 @@ def _set_decision(e: dict, r: dict, model: SetModel) -> None:
     """The reading ``e`` takes the decision ``r`` (of classify_patch or _decide)."""
     e.update({"_margin": r["margin"], "_fmargin": r.get("face_margin", r["margin"]), "_icon": r["icon"],
               "_d2": r["colour_d2"], "_score": r["total"], "_blank": r.get("blank", False),
-              "type": r["type"] if model.kind == "dice" else "token", "face": r["face"], "confidence": r["confidence"]})
+              "type": r["type"], "face": r["face"], "confidence": r["confidence"]})
     e.pop("reason", None)
     if "reason" in r:
         e["reason"] = r["reason"]
@@ -1285,6 +1285,9 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     out = _read_once(img_bgr, feat, model, scale)
     if not DEBUG:
         out = [{k: v for k, v in e.items() if not k.startswith("_")} for e in out]
+    if model.kind == "tokens":  # every token is of type "token" (learned, maybe, as one type per colour)
+        for e in out:
+            e["type"] = "token"
     return out
 
 
@@ -2779,13 +2782,19 @@ def _each(fn, items: list) -> list:
         return list(pool.map(fn, items))
 
 
-def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False,
-            untile: bool = False) -> list[np.ndarray | None]:
-    """Pass 1: colour-blind candidates in every picture; the body colour of a type is the colour
-    that turns up as a compact blob in most of that type's pictures (backgrounds differ).
-    Returns the object's outline in each picture (or None)."""
+def _all_candidates(examples: list[Example], agree_sizes: bool, untile: bool) -> tuple[list, list]:
+    """(candidates, fragments) of every picture (``_generic_candidates``)."""
     frags: list[list | None] = [[] if agree_sizes else None for _ in examples]
     cands = _each(lambda k: _generic_candidates(examples[k].image, frags[k], untile), list(range(len(examples))))
+    return cands, frags
+
+
+def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False,
+            untile: bool = False, pre: tuple[list, list] | None = None) -> list[np.ndarray | None]:
+    """Pass 1: colour-blind candidates in every picture (or ``pre``, from _all_candidates); the
+    body colour of a type is the colour that turns up as a compact blob in most of that type's
+    pictures (backgrounds differ). Returns the object's outline in each picture (or None)."""
+    cands, frags = pre if pre is not None else _all_candidates(examples, agree_sizes, untile)
     first: list[np.ndarray | None] = [None] * len(examples)
     cols: dict[str, np.ndarray] = {}
     for t in types:
@@ -3003,20 +3012,95 @@ def _agreed_outline(img: np.ndarray, c: np.ndarray | None, c1: np.ndarray | None
 LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
 
 
+GROUP_D2 = 25.0     # faces whose pictures agree on colours this far apart (CONSENSUS_SCALE), and no face
+                    # between them, are objects of different colours (same-colour stand-in sets: 16 or less)
+GROUP_SIZES = 2.0   # ... of objects of one size: each group's median outline (share of its picture) within this ratio
+GROUP_SEP = "~"     # a type split by colour is learned as types "<type>~0", "<type>~1", ...
+
+
+def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | None:
+    """Faces of one type whose objects are of different colours (tokens printed on a background
+    of their symbol's own colour, as in some games): face -> colour group, or None when they are
+    all of one colour. Each face's colour is the one its pictures agree on (as for a type in
+    _locate); faces within GROUP_D2 of each other, directly or through other faces, are one group.
+    A face's pictures may agree on its symbol rather than its body (a light symbol on every token
+    of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
+    it was split off): a group of one face splits nothing, nor do groups whose outlines differ in
+    size by more than GROUP_SIZES (over 100 stand-in token sets ...)."""
+    faces = sorted({e.face for e in examples})
+    cols = []
+    for f in faces:
+        idx = [i for i, e in enumerate(examples) if e.face == f]
+        allc = _without_symbols([(i, c) for i in idx for c in cands[i]], examples, len(idx))
+        if not allc:
+            return None
+        cols.append(allc[int(np.argmax(_colour_support(allc)))][1][1])
+    z = (np.array(cols)[:, None] - np.array(cols)[None]) / CONSENSUS_SCALE
+    near = (z * z).sum(axis=2) <= GROUP_D2
+    group = list(range(len(faces)))
+    for i in range(len(faces)):  # single linkage: merge the groups of every near pair
+        for j in range(i + 1, len(faces)):
+            if near[i, j] and group[i] != group[j]:
+                gi, gj = group[i], group[j]
+                group = [gi if g == gj else g for g in group]
+    if len(set(group)) < 2 or any(group.count(g) < 2 for g in group):
+        return None  # one face apart: more likely its symbol's colour than its body's
+    # the objects of every group are of one size (a group of symbols is smaller than its tokens)
+    share: dict[int, list[float]] = {}
+    for f, g, col in zip(faces, group, cols, strict=True):
+        for i, e in enumerate(examples):
+            if e.face == f and cands[i]:
+                c = min(cands[i], key=lambda c: float((((c[1] - col) / CONSENSUS_SCALE) ** 2).sum()))
+                share.setdefault(g, []).append(cv2.contourArea(c[0]) / (e.image.shape[0] * e.image.shape[1]))
+    sizes = [float(np.median(v)) for v in share.values()]
+    if len(sizes) < 2 or max(sizes) > GROUP_SIZES * min(sizes):
+        return None
+    names = {g: k for k, g in enumerate(dict.fromkeys(group))}
+    return {f: names[g] for f, g in zip(faces, group, strict=True)}
+
+
 @_one_blas_thread
 def learn(examples: list[Example], kind: str = "dice") -> tuple[SetModel, list[str]]:
-    """Learn colours, shape and icon descriptors from examples. Returns (model, warnings)."""
-    warnings: list[str] = []
-    types = sorted({e.type for e in examples})
-    labels = sorted({(e.type, e.face) for e in examples})
-    tindex = {t: i for i, t in enumerate(types)}
+    """Learn colours, shape and icon descriptors from examples. Returns (model, warnings).
+
+    Tokens of different colours (``_colour_groups``) are learned as one type per colour,
+    ``token~0``, ``token~1``, ...: the detector looks for each colour (a reading's type says which;
+    the set's own type name is what comes before GROUP_SEP)."""
     # tokens: outlines of one size (for dice it was measured to cost more than it gives: other-hand
     # dice photos seeds 2-4 lost 3 dice each, crops were even; dice only give up outlines far too big)
     sized = kind == "tokens"
     # dice: the squares of a patterned table are not candidates (_untiled; for tokens it was
     # measured to cost more than it gives: token photo sets of seeds 1-16 lost 7, dice gained 7)
     untile = kind == "dice"
-    first = _locate(examples, types, sized, untile)
+    pre = _all_candidates(examples, sized, untile)
+    renamed: dict[str, str] = {}
+    if kind == "tokens":
+        split = []
+        for t in sorted({e.type for e in examples}):
+            of_t = [k for k, e in enumerate(examples) if e.type == t]
+            groups = _colour_groups([examples[k] for k in of_t], [pre[0][k] for k in of_t])
+            for k in of_t:
+                split.append((k, f"{t}{GROUP_SEP}{groups[examples[k].face]}" if groups else t))
+        examples = list(examples)
+        for k, t in split:
+            if t != examples[k].type:
+                renamed[t] = examples[k].type
+                examples[k] = Example(t, examples[k].face, examples[k].image, examples[k].source)
+    model, warnings = _learn(examples, kind, sized, untile, pre)
+    for new, old in sorted(renamed.items(), key=lambda kv: -len(kv[0])):
+        warnings = [w.replace(new, old) for w in warnings]
+    if renamed:
+        model.info["colour_groups"] = sorted(renamed)
+    return model, warnings
+
+
+def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
+           pre: tuple[list, list]) -> tuple[SetModel, list[str]]:
+    warnings: list[str] = []
+    types = sorted({e.type for e in examples})
+    labels = sorted({(e.type, e.face) for e in examples})
+    tindex = {t: i for i, t in enumerate(types)}
+    first = _locate(examples, types, sized, untile, pre)
     photo = [c is not None and cv2.contourArea(c) < PHOTO_SHARE * e.image.shape[0] * e.image.shape[1]
              for e, c in zip(examples, first, strict=True)]
     if any(photo):
