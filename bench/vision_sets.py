@@ -21,7 +21,9 @@ other bodies, icons, tables and light than vision/render.py)::
     .venv/bin/python bench/vision_sets.py --set /tmp/oh/set --scenes /tmp/oh/scenes
 
 and a third hand (bench/third_hand.py: procedural icons, printed/engraved/embossed, rimmed and
-two-colour tokens, trays, marble, paper, tiles; written without reading vision/ or other_hand.py),
+two-colour tokens, trays, marble, paper, tiles; written without reading vision/ or other_hand.py)
+and a fourth (bench/fourth_hand.py: ray-marched 3-D dice with their sides showing, tokens printed
+on per-symbol colours, 800x600 to 1280x720 pictures; written without reading vision/ or bench/),
 with the same command line and output.
 
 SCENES_DIR holds pictures and their truth: either ``<stem>.json`` beside each picture, or one

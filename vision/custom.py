@@ -4,7 +4,9 @@ Nothing here knows what an icon looks like. Everything is learned from a few exa
 
 * **Body colour** of each die type (or of the tokens): a robust pixel model in a brightness-
   separated colour space (two chromaticity axes + log luminance), learned from the example bodies.
-  Die type = nearest body colour, so two types may differ only in colour.
+  Die type = nearest body colour, so two types may differ only in colour. Tokens whose faces are
+  printed on backgrounds of different colours are learned as one type per colour group
+  (``token~0``, ``token~1``, ...; read as "token").
 * **Finding the object in an example** (a tight crop or a whole photo): colour-blind candidates
   (edge-enclosed regions, colour clusters, the border-contrast object) in every picture of a type;
   the type's colour is the one most pictures agree on. In each picture the biggest well-shaped

@@ -1,0 +1,61 @@
+"""Tokens printed on a background of their symbol's own colour (as in some games) are learned as
+one type per colour: the detector looks for each colour, and every reading is still a "token"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import custom, render
+
+TWO_COLOURS = {"kind": "tokens", "ink": (210, 230, 235),
+               "types": {"orange": ((40, 110, 210), ["sun", "tree", "fish"]),
+                         "teal": ((120, 110, 20), ["crown", "key", "wave"])}}
+
+
+def _examples(spec: dict, seed: int) -> list[custom.Example]:
+    rng = np.random.default_rng(seed)
+    return [custom.Example("token", face, render.render_example(rng, typ, face, set_spec=spec, style="glyph"))
+            for typ, face in render.spec_items(spec) for _ in range(5)]
+
+
+def test_faces_of_two_colours_make_two_groups_and_one_colour_makes_none():
+    exs = _examples(TWO_COLOURS, 1)
+    groups = custom._colour_groups(exs, custom._all_candidates(exs, True, False)[0])
+    assert groups is not None
+    assert groups["sun"] == groups["tree"] == groups["fish"] != groups["crown"] == groups["key"] == groups["wave"]
+    one = _examples(render.ALT_TOKENS, 2)
+    assert custom._colour_groups(one, custom._all_candidates(one, True, False)[0]) is None
+
+
+def test_tokens_of_two_colours_are_read_as_tokens_of_their_faces():
+    model, _ = custom.learn(_examples(TWO_COLOURS, 3), kind="tokens")
+    assert sorted(model.info["colour_groups"]) == ["token~0", "token~1"]
+    rng = np.random.default_rng(4)
+    right = total = 0
+    for _ in range(12):
+        img, truth = render.render_scene(rng, 4, set_spec=TWO_COLOURS, style="glyph", hard=False)
+        got = custom.read(img, model)
+        assert all(r["type"] == "token" for r in got)
+        for t in truth:
+            total += 1
+            near = [r for r in got if abs(r["x"] - t["x"]) < 0.5 * t["w"] and abs(r["y"] - t["y"]) < 0.5 * t["h"]]
+            right += any(r["face"] == t["face"] for r in near)
+    assert total >= 30 and right >= 0.95 * total, f"{right}/{total}"
+
+
+@pytest.mark.long
+def test_a_fourth_hand_token_set_with_a_colour_per_symbol(stand_in):
+    # bench/fourth_hand.py seed 1: orange, black, green and cream tokens. Learned as one colour,
+    # 82.9 % of its 40 scenes' tokens were read right; by colour group 100 %
+    reader, scenes, truth = stand_in("fourth_hand", 1, "tokens", "crops", 12)
+    import cv2
+    right = total = 0
+    for name in sorted(truth)[:12]:
+        got = reader.read(cv2.imread(str(scenes / name)))["tokens"]
+        for t in truth[name]:
+            total += 1
+            tol = 0.6 * max(t["w"], t["h"])
+            right += any(r["face"] == t["face"] and abs(r["x"] - t["x"]) < tol and abs(r["y"] - t["y"]) < tol
+                         for r in got)
+    assert right >= 0.97 * total, f"{right}/{total}"
