@@ -3028,7 +3028,10 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
     it was split off): a group of one face splits nothing, nor do groups whose outlines differ in
-    size by more than GROUP_SIZES (over 100 stand-in token sets ...)."""
+    size by more than GROUP_SIZES. Over 100 stand-in token sets (other and third hand seeds 1-20
+    and 31-34, fourth hand 1-2) 5 split: the fourth hand's 4 sets of coloured backgrounds (82-84 % ->
+    100 % read right on three of them, 99.3 -> 100 % on the fourth) and th tokens-crops-13 (hex and
+    ring apart: 244 -> 243 of 244). Complete linkage split 11-22 of the one-colour sets instead."""
     faces = sorted({e.face for e in examples})
     cols = []
     for f in faces:
