@@ -312,7 +312,8 @@ def descriptors(patches: list[np.ndarray], shape: str) -> np.ndarray:
 
     Done for a batch at once (a query's rotations, an example's shifts): the patches are the
     channels of one image for OpenCV's filters, and blur + pooling are matrix products. The same
-    numbers as one patch at a time (to about 1e-6), three to four times faster."""
+    numbers as one patch at a time (to about 1e-6); a dice query's 12 rotations took 2.9 ms
+    instead of 8.1, a token's 36 took 1.4 ms instead of 6.4."""
     R = len(patches)
     P = patches[0].shape[0]
     L, M, idx = _pool_ops(P, shape)
@@ -3015,7 +3016,8 @@ LOO_OUTLIER = 0.35  # an example this much less like its face's others than the 
 
 
 GROUP_D2 = 25.0     # faces whose pictures agree on colours this far apart (CONSENSUS_SCALE), and no face
-                    # between them, are objects of different colours (same-colour stand-in sets: 16 or less)
+                    # between them, are objects of different colours (in one-colour stand-in sets a face
+                    # was at most 16 from its nearest, but for a lone one guarded against below)
 GROUP_SIZES = 2.0   # ... of objects of one size: each group's median outline (share of its picture) within this ratio
 GROUP_SEP = "~"     # a type split by colour is learned as types "<type>~0", "<type>~1", ...
 
