@@ -3015,9 +3015,9 @@ def _agreed_outline(img: np.ndarray, c: np.ndarray | None, c1: np.ndarray | None
 LOO_OUTLIER = 0.35  # an example this much less like its face's others than the median example is ignored
 
 
-GROUP_D2 = 25.0     # faces whose pictures agree on colours this far apart (CONSENSUS_SCALE), and no face
-                    # between them, are objects of different colours (in one-colour stand-in sets a face
-                    # was at most 16 from its nearest, but for a lone one guarded against below)
+GROUP_D2 = 16.0     # faces whose pictures agree on colours this far apart (CONSENSUS_SCALE), and no face
+                    # between them, are objects of different colours. 12, 16 and 20 split the same one-colour
+                    # stand-in sets (one); 25 joined fourth-hand seed 3's two backgrounds (19 apart)
 GROUP_SIZES = 2.0   # ... of objects of one size: each group's median outline (share of its picture) within this ratio
 GROUP_SEP = "~"     # a type split by colour is learned as types "<type>~0", "<type>~1", ...
 
@@ -3030,10 +3030,10 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
     it was split off): a group of one face splits nothing, nor do groups whose outlines differ in
-    size by more than GROUP_SIZES. Over 100 stand-in token sets (other and third hand seeds 1-20
-    and 31-34, fourth hand 1-2) 5 split: the fourth hand's 4 sets of coloured backgrounds (82-84 % ->
-    100 % read right on three of them, 99.3 -> 100 % on the fourth) and th tokens-crops-13 (hex and
-    ring apart: 244 -> 243 of 244). Complete linkage split 11-22 of the one-colour sets instead."""
+    size by more than GROUP_SIZES. Over 102 stand-in token sets (other and third hand seeds 1-20
+    and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets of coloured backgrounds (81-90 % ->
+    99.6-100 % read right on five of them, 99.3 -> 100 % on the sixth) and th tokens-crops-13 (hex
+    and ring apart: 244 -> 243 of 244). Complete linkage split 11-22 of the one-colour sets instead."""
     faces = sorted({e.face for e in examples})
     cols = []
     for f in faces:
