@@ -3,6 +3,7 @@ one type per colour: the detector looks for each colour, and every reading is st
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -51,7 +52,6 @@ def test_a_fourth_hand_token_set_with_a_colour_per_symbol(stand_in, seed):
     # 19 apart (GROUP_D2 25 joined them). Learned as one colour, 82.9 % and 89.9 % of their 40
     # scenes' tokens were read right; by colour group 100 %
     reader, scenes, truth = stand_in("fourth_hand", seed, "tokens", "crops", 12)
-    import cv2
     right = total = 0
     for name in sorted(truth)[:12]:
         got = reader.read(cv2.imread(str(scenes / name)))["tokens"]
