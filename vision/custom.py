@@ -104,6 +104,14 @@ PATCH = 48          # canonical patch side (pixels) of round objects (tokens)
 PATCH_SQUARE = 64   # ... of square ones (dice): embossed symbols show as thin edges, a finer patch keeps them
 DSIDE = 24          # descriptor grid side
 PRE_BLUR = 0.8
+# the high-pass map keeps what a blur of sigma (patch side / this) takes away. For dice it is wider
+# than for tokens: an engraved filled flag and an outlined one share their edges, and only a wider
+# high-pass keeps the filled one dark inside. Fourth-hand dice seeds 1-5 (10 sets), side / 8 -> 6:
+# 2538 -> 2557 of 2605 right (photos-4 278 -> 285, photos-2 270 -> 275, photos-3 227 -> 231); other
+# and third hand dice seeds 33-34 (8 sets) 1936 -> 1933 of 1947 (slate dice in dim light, oh seed 33).
+# Side / 4 (dice and tokens) read 2559 and 1934, but split the bolt that ALT_DICE draws on red and on
+# blue dice (its cross-type likeness fell under POOL_MIN; at side / 6 -0.097, at / 8 -0.088)
+HP_DIV = {"square": 6.0, "round": 8.0}
 CH_BLUR = 0.5       # blur of each descriptor channel before it is pooled to the grid
 COLOUR_FLOOR = np.array([0.02, 0.02, 0.15], np.float32)     # per-pixel sd floors
 DIE_COLOUR_FLOOR = np.array([0.025, 0.025, 0.22], np.float32)  # per-die sd floors
@@ -283,7 +291,7 @@ _POOL: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 def _pool_ops(P: int, shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(L, M, idx) for descriptors of P-pixel patches: ``L @ X @ L.T`` is the wide blur of the
-    high-pass (sigma P/8), ``M @ X @ M.T`` a channel blurred (CH_BLUR) and pooled to the DSIDE grid
+    high-pass (sigma P / HP_DIV), ``M @ X @ M.T`` a channel blurred (CH_BLUR) and pooled to the DSIDE grid
     (INTER_AREA), as OpenCV does them (borders included: each matrix is OpenCV's own filter run on
     rows of ones); idx the grid cells kept (the inner area). Matrix products do the whole batch of
     channels and rotations at once."""
@@ -296,7 +304,7 @@ def _pool_ops(P: int, shape: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 x[i, :] = 1.0  # every column is e_i, and a row of the operator sums to 1
                 cols.append(fn(x)[:, 0])
             return np.stack(cols, axis=1).astype(np.float32)
-        L = matrix(lambda x: cv2.GaussianBlur(x, (0, 0), P / 8))
+        L = matrix(lambda x: cv2.GaussianBlur(x, (0, 0), P / HP_DIV[shape]))
         M = matrix(lambda x: cv2.resize(cv2.GaussianBlur(x, (0, 0), CH_BLUR), (DSIDE, DSIDE),
                                         interpolation=cv2.INTER_AREA))
         m = _MASKS.get(shape)

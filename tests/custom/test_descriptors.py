@@ -16,7 +16,7 @@ def _plain(patch: np.ndarray, shape: str) -> np.ndarray:
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     gm = np.sqrt(gx * gx + gy * gy)
-    hp = g - cv2.GaussianBlur(g, (0, 0), patch.shape[0] / 8)
+    hp = g - cv2.GaussianBlur(g, (0, 0), patch.shape[0] / custom.HP_DIV[shape])
     idx = np.flatnonzero(custom._inner_mask(shape))
     orient = shape == "square"
     chans = [(gm, custom.GM_W if orient else 1.0), (np.abs(hp), 1.0)]
