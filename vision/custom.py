@@ -2885,14 +2885,15 @@ FRAGMENT_D2 = 60.0        # ... whose colour is this close to its type's (under 
 # it: its colour this far from a ring of the table around it, in their spreads (a patch of granite or
 # a grid square of the cloth does not). Over 14 stand-in dice sets (fourth hand seeds 1-3, other and
 # third hand seeds 33-34), 11 such reports where no die lay stood out 0.13-1.30, 5 of dice 2.6-4.3
-# and one 0.49 (now dropped: missed instead of abstained); 95 % of 452 dice read right stood out 1.4 or more
+# and one 0.49 (now dropped: missed instead of abstained); 95 % of 452 readings of dice (6 sets, 12
+# scenes each) stood out 1.4 or more
 BLANK_STANDS_OUT = 1.5
 
 
 def _stands_out(img: np.ndarray, cnt: np.ndarray) -> bool:
-    """Whether the object outlined by ``cnt`` differs from the ring of the picture around it (a
-    fifth to a third of a side away): its mean L*a*b* colour BLANK_STANDS_OUT from the ring's, in
-    units of their pooled spread per channel."""
+    """Whether the object outlined by ``cnt`` differs from the ring of the picture around it (0.08
+    to 0.3 of a side away; its own pixels from 0.12 of a side inside its outline): its mean L*a*b*
+    colour BLANK_STANDS_OUT from the ring's, in units of their pooled spread per channel."""
     side = math.sqrt(max(cv2.contourArea(cnt), 1.0))
     pad = int(0.3 * side) + 2
     x, y, w, h = cv2.boundingRect(cnt)
