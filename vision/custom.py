@@ -3071,7 +3071,9 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     _locate); faces within GROUP_D2 of each other, directly or through other faces, are one group.
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
-    it was split off): a group of one face splits nothing, nor do groups whose outlines differ in
+    it was split off): a group of one face splits nothing unless two groups of several faces split
+    anyway (fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red type
+    222 of 257 tokens were read right, split three ways 257), nor do groups whose outlines differ in
     size by more than GROUP_SIZES. Over 102 stand-in token sets (other and third hand seeds 1-20
     and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets of coloured backgrounds (81-90 % ->
     99.6-100 % read right on five of them, 99.3 -> 100 % on the sixth) and th tokens-crops-13 (hex
@@ -3092,8 +3094,9 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
             if near[i, j] and group[i] != group[j]:
                 gi, gj = group[i], group[j]
                 group = [gi if g == gj else g for g in group]
-    if len(set(group)) < 2 or any(group.count(g) < 2 for g in group):
-        return None  # one face apart: more likely its symbol's colour than its body's
+    if sum(1 for g in set(group) if group.count(g) >= 2) < 2:
+        return None  # one face apart: more likely its symbol's colour than its body's (but one face
+        # beside two groups of several is one more colour of the set)
     # the objects of every group are of one size (a group of symbols is smaller than its tokens)
     share: dict[int, list[float]] = {}
     for f, g, col in zip(faces, group, cols, strict=True):
