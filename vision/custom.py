@@ -93,6 +93,7 @@ import functools
 import json
 import math
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -1296,10 +1297,20 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     out = _read_once(img_bgr, feat, model, scale)
     if not DEBUG:
         out = [{k: v for k, v in e.items() if not k.startswith("_")} for e in out]
-    if model.kind == "tokens":  # every token is of type "token" (learned, maybe, as one type per colour)
-        for e in out:
-            e["type"] = "token"
+    if model.kind == "tokens":
+        out = [_as_token(e) for e in out]
     return out
+
+
+def _as_token(e: dict) -> dict:
+    """Every token is of type "token", learned, maybe, as one type per colour ("token~0", ...):
+    the colour group is the reader's own affair, also in a reason ("... like token~0/blank")."""
+    e = dict(e, type="token")
+    if "reason" in e:
+        e["reason"] = re.sub(re.escape(GROUP_SEP) + r"\d+", "", e["reason"])
+    if "alt" in e:
+        e["alt"] = ["token", e["alt"][1]]
+    return e
 
 
 BLANK_CROWD = 2     # more bare die-like patches than this many per read die (plus 4) are a pattern of the table

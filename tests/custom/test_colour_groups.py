@@ -80,3 +80,11 @@ def test_a_fourth_hand_token_set_with_a_colour_per_symbol(stand_in, seed):
             right += any(r["face"] == t["face"] and abs(r["x"] - t["x"]) < tol and abs(r["y"] - t["y"]) < tol
                          for r in got)
     assert right >= 0.97 * total, f"{right}/{total}"
+
+
+def test_a_reading_names_no_colour_group():
+    # fourth-hand tokens-photos-7: "its colour and its symbol are both only a little like token~0/blank"
+    got = custom._as_token({"type": "token~1", "face": None, "alt": ["token~1", "sun"],
+                            "reason": "unsure between token~1/sun and token~0/key"})
+    assert got == {"type": "token", "face": None, "alt": ["token", "sun"],
+                   "reason": "unsure between token/sun and token/key"}
