@@ -44,7 +44,7 @@ def third_hand(out: Path, seed: int, kind: str, examples: str, scenes: int, hand
 # photos takes 25 s or so), with the most scenes any of those tests reads
 MOST_SCENES = {("third_hand", 3, "dice", "crops"): 20, ("third_hand", 3, "tokens", "photos"): 23,
                ("third_hand", 9, "tokens", "crops"): 40, ("other_hand", 14, "dice", "photos"): 32,
-               ("third_hand", 21, "tokens", "crops"): 19}
+               ("third_hand", 21, "tokens", "crops"): 19, ("fourth_hand", 7, "dice", "photos"): 27}
 
 
 @pytest.fixture(scope="session")

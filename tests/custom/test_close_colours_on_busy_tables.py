@@ -1,0 +1,37 @@
+"""bench/fourth_hand.py seed 7, dice taught from whole photos: grey and slate dice (close colours),
+cyan and yellow ones, photographed on tables of their own colour and on cloths printed with big
+letters. Two of the photos' dice were not found (a cyan die on a cyan cloth, a grey die on grey
+granite): what was learned for each was a bare patch of the table, and the two patches, like each
+other, vouched for each other as shields of another type."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import pytest
+
+
+@pytest.mark.long
+def test_two_misframed_examples_of_one_face_do_not_vouch_for_each_other(stand_in):
+    reader, _, _ = stand_in("fourth_hand", 7, "dice", "photos", 27)
+    ignored = {w.split(":")[0] for w in reader.warnings if "looks unlike" in w}
+    # 0.19 and 0.18 like the other shields of their types, 0.55 like each other: learned as shields
+    # before (the grey patch read as a grey shield where a slate die lay on a grey table)
+    assert {"examples/cyan/shield/03.png", "examples/grey/shield/03.png"} <= ignored, ignored
+
+
+@pytest.mark.long
+def test_letters_of_a_printed_cloth_are_not_read_as_dice_beside_the_dice(stand_in):
+    # scene 6: three dice on a cloth printed with big white letters. Three letters were read as grey
+    # dice 0.60-0.63 like a face (the set's examples are like each other from 0.58 up), a quarter of
+    # a die's size: with them the median size of the sure readings was half a die's, and the final
+    # size check kept three more letters
+    reader, scenes, truth = stand_in("fourth_hand", 7, "dice", "photos", 27)
+    truth = truth["006.png"]
+    got = reader.read(cv2.imread(str(scenes / "006.png")))["dice"]
+    side = max(max(t["w"], t["h"]) for t in truth)
+    extra = [r for r in got if not any(math.hypot(r["x"] - t["x"], r["y"] - t["y"]) < 0.6 * side for t in truth)]
+    assert not extra, extra
+    assert len(got) == len(truth) == 3, got
+
