@@ -1750,6 +1750,9 @@ REFIT_FINE = 5            # ... and turned this many degrees either way
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
 REFIT_MIN_ICON = 0.62
+REFIT_WEAK = 2            # weakly sure readings (less like their face than the examples are like each other) read
+                          # again, at most, the least like first: a reading from a square replaces one when it
+                          # scores better (a die outlined with its side, its symbol off the middle)
 
 
 def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen: list[dict],
@@ -1782,6 +1785,15 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
         cx, cy = _centroid(e["_cnt"])
         if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
             todo.append((cx, cy))
+    n_unsure = len(todo)
+    for e in sorted((e for e in sure if e["_icon"] < like), key=lambda e: e["_icon"]):
+        if len(todo) >= n_unsure + REFIT_WEAK:
+            break
+        if e["_icons"] is None or e["_d2"] > REFIT_D2 or not REFIT_AREA[0] <= e["_area"] / med <= REFIT_AREA[1]:
+            continue
+        cx, cy = _centroid(e["_cnt"])
+        if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
+            todo.append((cx, cy))
     if not todo:
         return cand
     nt = len(REFIT_TURNS)
@@ -1802,10 +1814,12 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     raw = [dict(e) for e in best]
     _relight(best, model, judges=sure)
     found = []
-    for e, r in zip(best, raw, strict=True):
-        if _plain(e) and e["_icon"] >= REFIT_MIN_ICON:
+    for i, (e, r) in enumerate(zip(best, raw, strict=True)):
+        # where a die is read weakly, a reading as like its face as the examples are like each other
+        least = REFIT_MIN_ICON if i < n_unsure else like
+        if _plain(e) and e["_icon"] >= least:
             found.append(e)
-        elif _plain(r) and r["_icon"] >= REFIT_MIN_ICON:
+        elif _plain(r) and r["_icon"] >= least:
             found.append(r)
     return _merge_readings(cand, found, scale) if found else cand
 
