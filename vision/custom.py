@@ -1438,15 +1438,17 @@ def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[di
     return [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new, new
 
 
-def _sure_area(sure: list[dict], like: float) -> float:
+def _sure_area(sure: list[dict], like: float, square: bool) -> float:
     """The objects' size (area) in a picture: the median of the strongly sure readings' (as like
-    their face as the examples are like each other; all sure ones if none is), of the more like
-    half of them. A crowd of weakly sure readings of the table's pattern must not outvote the dice
+    their face as the examples are like each other; all sure ones if none is), for dice (``square``)
+    of the more like half of them (for tokens that lost a weakly read token twice the sure ones'
+    size in th tokens-photos-24 scene 035). A crowd of weakly sure readings of the table's pattern must not outvote the dice
     (fourth-hand dice-photos-7 scene 6: three dice 0.82-0.91 like their faces, three letters of a
     printed cloth, a quarter of their size, 0.60-0.63, with like = 0.58; the median of all six, half a
     die's, kept three more letters as dice)."""
     ref = [e for e in sure if e["_icon"] >= like] or sure
-    ref = sorted(ref, key=lambda e: -e["_icon"])[:(len(ref) + 1) // 2]
+    if square:
+        ref = sorted(ref, key=lambda e: -e["_icon"])[:(len(ref) + 1) // 2]
     return float(np.median([e["_area"] for e in ref]))
 
 
@@ -1702,7 +1704,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     # dice-photos-4 scene 23, and a die was lost)
     out = []
     if sure or cand:
-        med = _sure_area(sure, like) if sure else float(np.median([e["_area"] for e in cand]))
+        med = _sure_area(sure, like, model.shape == "square") if sure else float(np.median([e["_area"] for e in cand]))
         cand = [e for e in cand if KEEP_SIZE[0] * med <= e["_area"] <= KEEP_SIZE[1] * med]
         if model.shape == "round" and sum(1 for e in sure if e["_icon"] >= like) >= OUTSIZED_MIN:
             # a token read weakly from an outline far bigger than the strongly sure ones' is a patch
