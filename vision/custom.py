@@ -1778,24 +1778,22 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     spots = _spots(sure, scale)
     H, W = img_bgr.shape[:2]
     todo: list[tuple[float, float]] = []
-    for e in sorted(seen, key=lambda e: -e["_icon"]):
-        if len(todo) >= REFIT_MOST:
-            break
-        if e["face"] is not None or e["_icons"] is None or e["_d2"] > REFIT_D2 \
-                or not REFIT_AREA[0] <= e["_area"] / med <= REFIT_AREA[1] or not _free(e["_cnt"], spots):
-            continue
-        cx, cy = _centroid(e["_cnt"])
-        if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
-            todo.append((cx, cy))
+
+    def add(readings, most: int, free_only: bool) -> None:
+        """The middles of ``readings`` worth reading again, in order, until ``todo`` holds ``most``."""
+        for e in readings:
+            if len(todo) >= most:
+                break
+            if e["_icons"] is None or e["_d2"] > REFIT_D2 or not REFIT_AREA[0] <= e["_area"] / med <= REFIT_AREA[1] \
+                    or (free_only and not _free(e["_cnt"], spots)):
+                continue
+            cx, cy = _centroid(e["_cnt"])
+            if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
+                todo.append((cx, cy))
+
+    add(sorted((e for e in seen if e["face"] is None), key=lambda e: -e["_icon"]), REFIT_MOST, True)
     n_unsure = len(todo)
-    for e in sorted((e for e in sure if e["_icon"] < like), key=lambda e: e["_icon"]):
-        if len(todo) >= n_unsure + REFIT_WEAK:
-            break
-        if e["_icons"] is None or e["_d2"] > REFIT_D2 or not REFIT_AREA[0] <= e["_area"] / med <= REFIT_AREA[1]:
-            continue
-        cx, cy = _centroid(e["_cnt"])
-        if _room_for_square(cx, cy, side, W, H) and all(math.hypot(cx - x, cy - y) > 0.5 * side for x, y in todo):
-            todo.append((cx, cy))
+    add(sorted((e for e in sure if e["_icon"] < like), key=lambda e: e["_icon"]), n_unsure + REFIT_WEAK, False)
     if not todo:
         return cand
     nt = len(REFIT_TURNS)
