@@ -1737,6 +1737,9 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
                     better = _recentred(img_bgr, feat, e, model, scale, math.sqrt(med)) if RECENTRE else None
                     e.clear()
                     e.update(better or dict(r, face=None))
+        # a bare face (a taught blank) read from a square of the table must show it is a die:
+        # as like its face as the examples are like each other, or edged like the sure dice
+        _bare_squares_unread(img_bgr, model, cand[n0:], cand[:n0], like)
         # squares of one die (its top, the top with its side) may meet at its symbol: one reading
         # of a place from this pass counts, the best
         kept = {id(e) for e in _best_per_place([e for e in cand[n0:] if e["face"] is not None], scale)}
@@ -1787,6 +1790,59 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         out = [e for i, e in enumerate(out) if not _tile(img_bgr, e["_cnt"], ctrs[:i] + ctrs[i + 1:])]
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
+
+
+# a face with no symbol (a taught blank: its examples' symbol energy this share of the median face's,
+# at most) read from a square of the table's colour is only a die when as like its face as the
+# examples are like each other, or when the square's third strongest side is this strong, in the
+# sure dice's (their three strongest sides' mean): a square beside a die has one strong side, its
+# neighbour's edge. Over the 6 stand-in sets with a blank face (fourth-hand seeds 4, 5, 8, crops
+# and photos), 19 bare squares of table were read as a blank (11 less like it than the examples
+# are like each other, third sides 0.09-0.36) and 74 dice (2 less like it: third sides 0.13, 0.98)
+BARE_FACE = 0.3
+BARE_EDGE = 0.45
+
+
+def _bare_squares_unread(img_bgr, model: SetModel, found: list[dict], before: list[dict], like: float) -> None:
+    """Readings of ``found`` (a square search's) of a bare face that are neither as like it as the
+    examples are like each other nor edged on three sides like the sure dice of ``before``: unread."""
+    if model.cls_energy is None or not len(model.cls_energy):
+        return
+    bare = {model.labels[c][1] for c in range(len(model.labels))
+            if model.cls_energy[c] < BARE_FACE * float(np.median(model.cls_energy))}
+    weak = [e for e in found if e["face"] in bare and e["_icon"] < like]
+    if not weak:
+        return
+    g = cv2.GaussianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    ref = [float(np.mean(_side_edges(gx, gy, e["_cnt"])[:3])) for e in before
+           if e["face"] is not None and e["face"] not in bare]
+    ref_s = float(np.median(ref)) if ref else 0.0
+    for e in weak:
+        if ref_s <= 0 or _side_edges(gx, gy, e["_cnt"])[2] < BARE_EDGE * ref_s:
+            e["face"] = None
+
+
+def _side_edges(gx: np.ndarray, gy: np.ndarray, cnt: np.ndarray) -> list[float]:
+    """How strongly each side of the outline's rotated box runs along an edge (the gradient across
+    it, the strongest within 8 % of a side of it, averaged along its middle 60 %), strongest first."""
+    (cx, cy), (w, h), ang = cv2.minAreaRect(cnt.astype(np.float32))
+    s = math.sqrt(max(w * h, 1.0))
+    box = cv2.boxPoints(((cx, cy), (w, h), ang))
+    H, W = gx.shape
+    out = []
+    for i in range(4):
+        p, d = box[i], box[(i + 1) % 4] - box[i]
+        u = d / max(float(np.hypot(*d)), 1e-6)
+        n = np.array([-u[1], u[0]], np.float32)
+        t = np.linspace(0.2, 0.8, 13)[:, None, None]
+        o = np.linspace(-0.08 * s, 0.08 * s, 7)[None, :, None]
+        pts = p[None, None, :] + t * d[None, None, :] + o * n[None, None, :]
+        xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, W - 1)
+        yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, H - 1)
+        across = np.abs(gx[yi, xi] * n[0] + gy[yi, xi] * n[1])
+        out.append(float(across.max(axis=1).mean()))
+    return sorted(out, reverse=True)
 
 
 # an unsure die outlined with its shadow or a strip of the table (a grey die on a grey cloth, its
