@@ -1565,7 +1565,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             cand += _symbol_readings(img_bgr, feat, model, scale, side, [])
         # the sizes' readings of one place: the best is kept
         # (or clear: a black die on dark marble measures a little off black, SQ_CLEAR)
-        counted = [e for e in cand[n0:] if _plain(e) or (SQ_CLEAR and _clear(e))]
+        counted = [e for e in cand[n0:] if _square_counts(e)]
         cand, sure = _sure_ones_replace(cand[:n0] + _best_per_place(counted, scale), n0, scale)
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
@@ -1734,7 +1734,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             if not _plain(e):
                 e.clear()
                 e.update(r)
-                if not (_plain(e) or (SQ_CLEAR and _clear(e))):
+                if not _square_counts(e):
                     # or read from a square centred on its symbol (a die showing a side)
                     better = _recentred(img_bgr, feat, e, model, scale, math.sqrt(med)) if RECENTRE else None
                     e.clear()
@@ -2392,6 +2392,11 @@ SQ_CLEAR = True
 SQ_MERGE_SIZE = True
 
 
+def _square_counts(e: dict) -> bool:
+    """A reading of a square searched for on the whole picture that counts: plain, or clear (SQ_CLEAR)."""
+    return _plain(e) or (SQ_CLEAR and _clear(e))
+
+
 def _clear(e: dict) -> bool:
     """A reading found by its symbol that counts though its colour is not plainly its type's (a
     token's, SYMBOL_CLEAR; a die's, SQ_CLEAR): SYMBOL_CLEAR[0] like its face and SYMBOL_CLEAR[1]
@@ -2662,7 +2667,7 @@ def _symbol_readings(img_bgr, feat, model: SetModel, scale: float, side: float, 
             j = 2 * fine.index(i)
             best = max([best, finer[j], finer[j + 1]], key=lambda e: e["_score"])
         if _symbol_sure(best, model, close) \
-                or (SYMBOL_ANY_PLAIN and (_plain(best) or (SQ_CLEAR and _clear(best)))
+                or (SYMBOL_ANY_PLAIN and _square_counts(best)
                     and best["_icon"] >= SYMBOL_MIN_ICON):
             # (a die of another colour than the table's counts where its reading is plain: a purple
             # die on a grey cloth dotted pink, found by no outline, read 0.91 like the bolt, 0.35 ahead)
