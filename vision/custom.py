@@ -1488,16 +1488,17 @@ def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[di
     return [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new, new
 
 
-def _sure_area(sure: list[dict], like: float, square: bool) -> float:
+def _sure_area(sure: list[dict], like: float, more_like_half: bool = False) -> float:
     """The objects' size (area) in a picture: the median of the strongly sure readings' (as like
-    their face as the examples are like each other; all sure ones if none is), for dice (``square``)
-    of the more like half of them (for tokens that lost a weakly read token twice the sure ones'
-    size in th tokens-photos-24 scene 035). A crowd of weakly sure readings of the table's pattern must not outvote the dice
-    (fourth-hand dice-photos-7 scene 6: three dice 0.82-0.91 like their faces, three letters of a
-    printed cloth, a quarter of their size, 0.60-0.63, with like = 0.58; the median of all six, half a
-    die's, kept three more letters as dice)."""
+    their face as the examples are like each other; all sure ones if none is), with
+    ``more_like_half`` (the final size check of dice) of the more like half of them. A crowd of
+    weakly sure readings of the table's pattern must not outvote the dice (fourth-hand
+    dice-photos-7 scene 6: three dice 0.82-0.91 like their faces, three letters of a printed cloth,
+    a quarter of their size, 0.60-0.63, with like = 0.58; the median of all six, half a die's, kept
+    three more letters as dice). (For tokens the half lost a weakly read token twice the sure ones'
+    size in th tokens-photos-24 scene 035.)"""
     ref = [e for e in sure if e["_icon"] >= like] or sure
-    if square:
+    if more_like_half:
         ref = sorted(ref, key=lambda e: -e["_icon"])[:(len(ref) + 1) // 2]
     return float(np.median([e["_area"] for e in ref]))
 
@@ -1632,7 +1633,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # outlines merge with the table, but their rims are still circles of the sure ones' size
         # (an outline that takes in the token's shadow reads it off-centre: a circle may read it better)
         # their size is the strongly sure ones' if there are any
-        med = float(np.median([e["_area"] for e in ([e for e in sure if e["_icon"] >= like] or sure)]))
+        med = _sure_area(sure, like)
         radii = [(lo, hi) for lo, hi in HOUGH_SIZES]
         taught = _taught_area(model, img_bgr)
         if taught is not None and not TAUGHT_AGREE[0] <= med / taught <= TAUGHT_AGREE[1]:
@@ -1877,7 +1878,7 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     picture's light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
     sure = [e for e in cand if e["face"] is not None]
     if sure:
-        med = float(np.median([e["_area"] for e in ([e for e in sure if e["_icon"] >= like] or sure)]))
+        med = _sure_area(sure, like)
     else:
         # nothing sure (a lone die): the size the dice had in the taught photos, if known
         taught = _taught_area(model, img_bgr)
