@@ -3557,15 +3557,23 @@ def _shared_faces(model: SetModel, loo: list) -> np.ndarray:
 
 RELOCATE_BELOW = 0.6  # a whole-photo example matching its face's others less than this is looked for again
 RELOCATE_GAIN = 0.03  # ... and a new outline is kept when it matches them this much better
+RELOCATE_ANY_DROP = 0.05  # ... unless it then matches its face on all types this much worse
 
 
-def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarray, d2: float) -> float:
-    """How well a patch matches the other examples of class ``c`` (example ``k`` left out)."""
-    mine = (model.desc_cls == c) & (src != k)
-    if not mine.any():
+def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarray, d2: float,
+               any_type: bool = False) -> float:
+    """How well a patch matches the other examples of class ``c`` (example ``k`` left out) or,
+    ``any_type``, those of its face on any type, another type's counting POOL_OTHER less."""
+    if any_type:
+        face = model.labels[c][1]
+        same = np.array([f == face for _, f in model.labels])[model.desc_cls]
+    else:
+        same = model.desc_cls == c
+    mine = same & (src != k)
+    if not (mine & (model.desc_cls == c)).any():
         return -2.0
     q = descriptors(_rotations(patch, model.shape), model.shape)
-    sims = (q @ model.desc[mine].T).max(axis=0)
+    sims = (q @ model.desc[mine].T).max(axis=0) - POOL_OTHER * (model.desc_cls[mine] != c)
     per_ex: dict[int, float] = {}
     for s_, v in zip(src[mine].tolist(), sims.tolist(), strict=True):
         per_ex[s_] = max(per_ex.get(s_, -2.0), v)
@@ -3641,6 +3649,12 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
             if best is None or best[0] < max(cur + RELOCATE_GAIN, RECOVER_MIN):
                 continue
         _, patch, col = best
+        if _own_score(model, patch, k, c, src, 0.0, True) \
+                < _own_score(model, patches[k], k, c, src, 0.0, True) - RELOCATE_ANY_DROP:
+            # matching its own type's others better, the face on all types worse: those others
+            # may be the odd ones (fourth-hand dice-photos-9: of five yellow suns, two seen much
+            # from one side drew a third, seen from above, to a smaller sun seen from one side)
+            continue
         rows = np.flatnonzero(src == k)
         augs = _augment(patch)
         if len(augs) != len(rows):
