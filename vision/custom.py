@@ -398,7 +398,9 @@ TOKEN_STEP = 10  # degrees between the rotations a round query is tried in: a qu
                  # another face of a printed token; 10-degree steps keep it at 0.98 or more
 
 
-def _rotations(patch: np.ndarray, shape: str) -> list[np.ndarray]:
+def _rotations(patch: np.ndarray, shape: str, jitter: bool = True) -> list[np.ndarray]:
+    """A query patch turned every way its object may lie: a token every TOKEN_STEP degrees; a die's
+    square a quarter turn at a time and, with ``jitter``, DIE_JITTER degrees about each."""
     P = patch.shape[0]
     out = []
     if shape == "round":
@@ -409,7 +411,7 @@ def _rotations(patch: np.ndarray, shape: str) -> list[np.ndarray]:
     for k in range(4):
         r = np.ascontiguousarray(np.rot90(patch, k))
         out.append(r)
-        for a in DIE_JITTER:
+        for a in DIE_JITTER if jitter else ():
             M = cv2.getRotationMatrix2D((P / 2, P / 2), a, 1.0)
             out.append(cv2.warpAffine(r, M, (P, P), borderMode=cv2.BORDER_REPLICATE))
     return out
@@ -1020,11 +1022,11 @@ def _class_scores(model: SetModel, descs: np.ndarray, valid: np.ndarray | None =
 BATCH = 24  # queries matched in one matrix product (the examples' descriptors, tens of MB, are read once for all)
 
 
-def _icons_of(model: SetModel, patches: list[np.ndarray]) -> list[np.ndarray]:
+def _icons_of(model: SetModel, patches: list[np.ndarray], jitter: bool = True) -> list[np.ndarray]:
     """_class_scores of each canonical patch (at all its rotations), the queries without clipped
     cells matched BATCH at a time: one product of many queries costs little more than one, as
     reading the examples' descriptors from memory is most of it."""
-    rots = [_rotations(p, model.shape) for p in patches]
+    rots = [_rotations(p, model.shape, jitter) for p in patches]
     descs = [descriptors(rs, model.shape) for rs in rots]
     valid = [_saturated_cells(rs, model.shape) for rs in rots]
     out: list = [None] * len(patches)
@@ -1180,8 +1182,9 @@ def _entry(img_bgr, feat, cnt, model: SetModel, scale: float) -> dict:
     return _entries(img_bgr, feat, [cnt], model, scale)[0]
 
 
-def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float) -> list[dict]:
-    """The readings of the outlines ``cnts`` (their symbols matched together: _icons_of)."""
+def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: bool = True) -> list[dict]:
+    """The readings of the outlines ``cnts`` (their symbols matched together: _icons_of; without
+    ``jitter``, a die's square only at quarter turns of itself: see _rotations)."""
     pre = []
     for cnt in cnts:
         patch = canonical_patch(img_bgr, cnt, model.shape)
@@ -1190,7 +1193,7 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float) -> list[d
         blank = BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) > 0 \
             and energy < BLANK_PRE * float(model.cls_energy.min())
         pre.append((cnt, patch, _body_colour(img_bgr, cnt, feat, model.shape == "square"), energy, blank))
-    icons = iter(_icons_of(model, [patch for _, patch, _, _, blank in pre if not blank]))
+    icons = iter(_icons_of(model, [patch for _, patch, _, _, blank in pre if not blank], jitter))
     out = []
     for cnt, patch, col, energy, blank in pre:
         if blank:
@@ -1859,6 +1862,7 @@ REFIT_D2 = 9.0            # ... when about a taught colour
 REFIT_TURNS = tuple(range(0, 90, 10))  # the square's rotations tried first (degrees) ...
 REFIT_SHIFT = 0.12        # ... then, at the best one, moved this share of a side each way
 REFIT_FINE = 5            # ... and turned this many degrees either way
+REFIT_JITTER = False      # (the first squares' queries are not turned about their own turn: _rotations)
 # such a reading counts this like its face, at least. Over 20 stand-in sets, the 21 dice so read were
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
@@ -1908,8 +1912,9 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     if not todo:
         return cand
     nt = len(REFIT_TURNS)
+    # (the turns are tried one by one, every 10 degrees: each square's query needs no turns about them)
     coarse = _entries(img_bgr, feat, [_square(cx, cy, side, d) for cx, cy in todo for d in REFIT_TURNS],
-                      model, scale)
+                      model, scale, jitter=REFIT_JITTER)
     turns = [REFIT_TURNS[max(range(nt), key=lambda j: coarse[i * nt + j]["_score"])] for i in range(len(todo))]
     k = REFIT_SHIFT * side
     moves = [(dx * k, dy * k, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] \
