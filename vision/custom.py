@@ -3569,11 +3569,7 @@ def _own_score(model: SetModel, patch: np.ndarray, k: int, c: int, src: np.ndarr
                any_type: bool = False) -> float:
     """How well a patch matches the other examples of class ``c`` (example ``k`` left out) or,
     ``any_type``, those of its face on any type, another type's counting POOL_OTHER less."""
-    if any_type:
-        face = model.labels[c][1]
-        same = np.array([f == face for _, f in model.labels])[model.desc_cls]
-    else:
-        same = model.desc_cls == c
+    same = _face_rows(model, model.labels[c][1]) if any_type else model.desc_cls == c
     mine = same & (src != k)
     if not (mine & (model.desc_cls == c)).any():
         return -2.0
@@ -3735,11 +3731,15 @@ def _leave_one_out(model: SetModel, patches, src: np.ndarray, ex_cls: list[int])
     return out
 
 
+def _face_rows(model: SetModel, face: str) -> np.ndarray:
+    """Which of the examples' descriptors show ``face``, on any type (a mask over model.desc)."""
+    return np.array([f == face for _, f in model.labels])[model.desc_cls]
+
+
 def _face_elsewhere(model: SetModel, patch: np.ndarray, src: np.ndarray, face: str, leave: set) -> float:
     """How like an example's patch is to the examples of its face on any type, except the
     examples ``leave`` (itself among them)."""
-    faces = np.array([f for _, f in model.labels])
-    rows = (faces[model.desc_cls] == face) & ~np.isin(src, list(leave))
+    rows = _face_rows(model, face) & ~np.isin(src, list(leave))
     if not rows.any():
         return -2.0
     q = descriptors(_rotations(patch, model.shape), model.shape)
