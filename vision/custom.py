@@ -1863,6 +1863,8 @@ REFIT_TURNS = tuple(range(0, 90, 10))  # the square's rotations tried first (deg
 REFIT_SHIFT = 0.12        # ... then, at the best one, moved this share of a side each way
 REFIT_FINE = 5            # ... and turned this many degrees either way
 REFIT_JITTER = False      # (the first squares' queries are not turned about their own turn: _rotations)
+REFIT_SIDES = (1.0, 0.9)  # the squares' sides tried first, in the sure dice's: a die seen from one side is
+                          # outlined with its sides, so the sure dice's outlines are larger than a top face
 # such a reading counts this like its face, at least. Over 20 stand-in sets, the 21 dice so read were
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
@@ -1911,19 +1913,24 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     add(sorted((e for e in sure if e["_icon"] < like), key=lambda e: e["_icon"]), n_unsure + REFIT_WEAK, False)
     if not todo:
         return cand
-    nt = len(REFIT_TURNS)
     # (the turns are tried one by one, every 10 degrees: each square's query needs no turns about them)
-    coarse = _entries(img_bgr, feat, [_square(cx, cy, side, d) for cx, cy in todo for d in REFIT_TURNS],
+    firsts = [(f * side, d) for f in REFIT_SIDES for d in REFIT_TURNS]
+    nt = len(firsts)
+    coarse = _entries(img_bgr, feat, [_square(cx, cy, s, d) for cx, cy in todo for s, d in firsts],
                       model, scale, jitter=REFIT_JITTER)
-    turns = [REFIT_TURNS[max(range(nt), key=lambda j: coarse[i * nt + j]["_score"])] for i in range(len(todo))]
-    k = REFIT_SHIFT * side
-    moves = [(dx * k, dy * k, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] \
-        + [(0, 0, -REFIT_FINE), (0, 0, REFIT_FINE)]
-    tries = [(i, cx + dx, cy + dy, turns[i] + dd) for i, (cx, cy) in enumerate(todo) for dx, dy, dd in moves
-             if _room_for_square(cx + dx, cy + dy, side, W, H)]
-    fine = _entries(img_bgr, feat, [_square(x, y, side, d) for _, x, y, d in tries], model, scale)
-    per: list[list[dict]] = [[coarse[i * nt + REFIT_TURNS.index(turns[i])]] for i in range(len(todo))]
-    for (i, _, _, _), e in zip(tries, fine, strict=True):
+    pick = [max(range(nt), key=lambda j: coarse[i * nt + j]["_score"]) for i in range(len(todo))]
+    # then, at the best side and turn, moved a little each way and turned a little
+    moves = [(dx, dy, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] + [(0, 0, -REFIT_FINE), (0, 0, REFIT_FINE)]
+    tries = []
+    for i, (cx, cy) in enumerate(todo):
+        s, d = firsts[pick[i]]
+        for dx, dy, dd in moves:
+            x, y = cx + dx * REFIT_SHIFT * s, cy + dy * REFIT_SHIFT * s
+            if _room_for_square(x, y, s, W, H):
+                tries.append((i, x, y, s, d + dd))
+    fine = _entries(img_bgr, feat, [_square(x, y, s, d) for _, x, y, s, d in tries], model, scale)
+    per: list[list[dict]] = [[coarse[i * nt + pick[i]]] for i in range(len(todo))]
+    for (i, *_), e in zip(tries, fine, strict=True):
         per[i].append(e)
     best = [max(g, key=lambda e: e["_score"]) for g in per]
     # plain as it is, or in the picture's light as the sure readings tell it
