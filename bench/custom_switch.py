@@ -3,6 +3,7 @@ alternately in one process (the machines are shared: each way is read twice, in 
 faster median of each counts)::
 
     python bench/custom_switch.py SET_FOLDER REFIT_JITTER 0 1 [--scenes 12]
+    python bench/custom_switch.py SET_FOLDER REFIT_SIDES 1.0 1.0,0.9      # a tuple: its items, comma-separated
 
 SET_FOLDER holds ``set/`` (the taught set) and ``scenes/`` (pictures), as bench/fourth_hand.py
 draws them. Prints the median milliseconds per picture of each way and their ratio. One BLAS and
@@ -16,6 +17,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import ast  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -32,6 +34,8 @@ def _value(text: str, like):
     """``text`` as the type of the switch's current value (a bool from 0/1)."""
     if isinstance(like, bool):
         return text.lower() in ("1", "true", "on", "yes")
+    if isinstance(like, (tuple, list)):  # "1.0,0.9" or "(1.0,)"
+        return type(like)(ast.literal_eval(text if "," in text else text + ","))
     return type(like)(text)
 
 

@@ -1865,6 +1865,7 @@ REFIT_FINE = 5            # ... and turned this many degrees either way
 REFIT_JITTER = False      # (the first squares' queries are not turned about their own turn: _rotations)
 REFIT_SIDES = (1.0, 0.9)  # the squares' sides tried first, in the sure dice's: a die seen from one side is
                           # outlined with its sides, so the sure dice's outlines are larger than a top face
+REFIT_SIDE_NEAR = 0.05    # ... each moved and turned a little about its best turn when that scores this near the best
 # such a reading counts this like its face, at least. Over 20 stand-in sets, the 21 dice so read were
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
@@ -1918,18 +1919,26 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     nt = len(firsts)
     coarse = _entries(img_bgr, feat, [_square(cx, cy, s, d) for cx, cy in todo for s, d in firsts],
                       model, scale, jitter=REFIT_JITTER)
-    pick = [max(range(nt), key=lambda j: coarse[i * nt + j]["_score"]) for i in range(len(todo))]
-    # then, at the best side and turn, moved a little each way and turned a little
+    # each side's best turn, and the sides whose best is about as good as the best of all
+    ns = len(REFIT_TURNS)
+    picks = []
+    for i in range(len(todo)):
+        tops = [max(range(k * ns, (k + 1) * ns), key=lambda j: coarse[i * nt + j]["_score"])
+                for k in range(len(REFIT_SIDES))]
+        top = max(coarse[i * nt + j]["_score"] for j in tops)
+        picks.append([j for j in tops if coarse[i * nt + j]["_score"] >= top - REFIT_SIDE_NEAR])
+    # then, at those sides and turns, moved a little each way and turned a little
     moves = [(dx, dy, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] + [(0, 0, -REFIT_FINE), (0, 0, REFIT_FINE)]
     tries = []
     for i, (cx, cy) in enumerate(todo):
-        s, d = firsts[pick[i]]
-        for dx, dy, dd in moves:
-            x, y = cx + dx * REFIT_SHIFT * s, cy + dy * REFIT_SHIFT * s
-            if _room_for_square(x, y, s, W, H):
-                tries.append((i, x, y, s, d + dd))
+        for j in picks[i]:
+            s, d = firsts[j]
+            for dx, dy, dd in moves:
+                x, y = cx + dx * REFIT_SHIFT * s, cy + dy * REFIT_SHIFT * s
+                if _room_for_square(x, y, s, W, H):
+                    tries.append((i, x, y, s, d + dd))
     fine = _entries(img_bgr, feat, [_square(x, y, s, d) for _, x, y, s, d in tries], model, scale)
-    per: list[list[dict]] = [[coarse[i * nt + pick[i]]] for i in range(len(todo))]
+    per: list[list[dict]] = [[coarse[i * nt + j] for j in picks[i]] for i in range(len(todo))]
     for (i, *_), e in zip(tries, fine, strict=True):
         per[i].append(e)
     best = [max(g, key=lambda e: e["_score"]) for g in per]
