@@ -489,6 +489,7 @@ def _type_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=
 
 DESAT_MIN = 0.35    # least chroma factor a washed-out die keeps (1.0 turns the washed-out look off)
 DESAT_SD = 0.35
+DESAT_EXPLAINED = 2.0  # ... a die's colour this near (d2) a taught type's is not also taken as another type washed out
 
 
 def _washed_masks(feat: np.ndarray, pix_mu: np.ndarray, pix_sd: np.ndarray, which=None) -> list:
@@ -1107,7 +1108,11 @@ def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
         k = np.clip((col[None, :2] * w).sum(axis=1) / np.maximum(den, 1e-6), DESAT_MIN, 1.0)
         zk = (col[None, :2] - mu[:, :2] * k[:, None]) / sd[:, :2]
         dk = (zk * zk).sum(axis=1) + ((col[2] - mu[:, 2]) / sd[:, 2]) ** 2 + ((1.0 - k) / DESAT_SD) ** 2
-        d2 = np.where(den >= 16.0, np.minimum(d2, dk), d2)
+        # a colour a taught type matches plainly and closely needs no washed-out look of another
+        # type (a coral die is a red one with its chroma halved: fourth-hand seed 11's coral
+        # blanks, 0.3-1.5 from coral and 3-6 from a washed-out red, read as red blanks)
+        if not float(d2.min()) <= DESAT_EXPLAINED:
+            d2 = np.where(den >= 16.0, np.minimum(d2, dk), d2)
     return d2
 
 
