@@ -1884,10 +1884,11 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
            like: float) -> list[dict]:
     """Unsure readings of dice (``seen``: of every outline read, kept or not; a die outlined with its
     shadow, too big and off its middle) read again from squares of the strongly sure readings' size
-    (with none sure, of the taught photos' die size) around the outline's middle, at any rotation,
-    then moved and turned a little about the best. At most REFIT_MOST places, the outlines most
-    like a face first. A place's best reading counts when plain (_plain) as it is or in the
-    picture's light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
+    (with none sure, of the taught photos' die size) and of 0.9 of it (REFIT_SIDES) around the
+    outline's middle, at any rotation, then moved and turned a little about the best of each size
+    (that scores near the best: REFIT_SIDE_NEAR). At most REFIT_MOST places, the outlines most like
+    a face first. A place's best reading counts when plain (_plain) as it is or in the picture's
+    light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
     sure = [e for e in cand if e["face"] is not None]
     if sure:
         med = _sure_area(sure, like)
