@@ -1111,7 +1111,7 @@ def _colour_d2(model: SetModel, col: np.ndarray) -> np.ndarray:
         # a colour a taught type matches plainly and closely needs no washed-out look of another
         # type (a coral die is a red one with its chroma halved: fourth-hand seed 11's coral
         # blanks, 0.3-1.5 from coral and 3-6 from a washed-out red, read as red blanks)
-        if not float(d2.min()) <= DESAT_EXPLAINED:
+        if float(d2.min()) > DESAT_EXPLAINED:
             d2 = np.where(den >= 16.0, np.minimum(d2, dk), d2)
     return d2
 

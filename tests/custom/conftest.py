@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -95,6 +96,11 @@ def token_set(tmp_path_factory):
 @pytest.fixture(scope="session")
 def alt_token_set(tmp_path_factory):
     return make_set(tmp_path_factory, "alt-tokens", render.ALT_TOKENS, "glyph", seed=14)
+
+
+def read_near(got: list[dict], t: dict, reach: float = 0.5) -> list[tuple[str, str]]:
+    """(type, face) of the readings ``got`` within ``reach`` of the true object ``t``'s width of its centre."""
+    return [(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < reach * t["w"]]
 
 
 def score(reader, spec: dict, style: str, seed: int, scenes: int, hard: bool = True) -> dict:

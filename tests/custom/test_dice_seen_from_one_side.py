@@ -5,10 +5,10 @@ photos, drawn and read before the change."""
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import pytest
+
+from .conftest import read_near
 
 
 @pytest.mark.long
@@ -20,6 +20,6 @@ def test_a_die_seen_from_one_side_is_read_from_a_square_of_its_top(stand_in):
     got = reader.read(cv2.imread(str(scenes / "008.png")))["dice"]
     assert len(truth["008.png"]) == 8
     for t in truth["008.png"]:
-        near = [(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
+        near = read_near(got, t)
         assert near == [(t["type"], t["face"])], (t, near)
     assert len(got) == 8

@@ -6,10 +6,10 @@ dice taught from whole photos, drawn and read before the change."""
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import pytest
+
+from .conftest import read_near
 
 
 @pytest.mark.long
@@ -27,6 +27,6 @@ def test_yellow_suns_are_not_read_as_amber_ones(stand_in):
             if (t["type"], t["face"]) != ("yellow", "sun"):
                 continue
             seen += 1
-            near = [(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
+            near = read_near(got, t)
             assert near == [("yellow", "sun")], (name, t, near)
     assert seen == 4

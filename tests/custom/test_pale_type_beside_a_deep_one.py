@@ -5,10 +5,10 @@ Stand-in set: bench/fourth_hand.py seed 11, dice taught from crops, drawn and re
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import pytest
+
+from .conftest import read_near
 
 
 @pytest.mark.long
@@ -25,6 +25,6 @@ def test_coral_blanks_are_not_read_as_red_ones(stand_in):
             if (t["type"], t["face"]) != ("coral", "blank"):
                 continue
             seen += 1
-            near = [(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
+            near = read_near(got, t)
             assert near == [("coral", "blank")], (name, t, near)
     assert seen == 6
