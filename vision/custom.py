@@ -270,7 +270,70 @@ def canonical_patch(img_bgr: np.ndarray, cnt: np.ndarray, shape: str) -> np.ndar
     q = _quad(cnt)
     dst = np.float32([[0, 0], [P, 0], [P, P], [0, P]])
     M = cv2.getPerspectiveTransform(q, dst)
-    return cv2.warpPerspective(img_bgr, M, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpPerspective(img_bgr, M, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if not TOP_FACE:
+        return patch
+    x0, y0, x1, y1 = _top_face(patch)
+    if (x0, y0, x1, y1) == (0, 0, P, P):
+        return patch
+    # the top face alone, warped again from the picture (not cut from the patch: no resolution lost)
+    A = np.array([[P / (x1 - x0), 0, -x0 * P / (x1 - x0)], [0, P / (y1 - y0), -y0 * P / (y1 - y0)], [0, 0, 1]])
+    return cv2.warpPerspective(img_bgr, A @ M, (P, P), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# a die seen from one side is outlined with its sides: a strip along an edge of its square, parted
+# from the top face by a straight line of changing colour that runs along the whole edge (a symbol's
+# edges do not). The patch is then the top face alone, in examples and at the table alike
+TOP_FACE = True
+TOP_FACE_ROWS = (5, 0.3)   # the line lies this many pixels to this share of the patch in from an edge
+TOP_FACE_SPAN = (0.15, 0.85)  # ... judged along this part of the edge
+TOP_FACE_COVER = 0.8       # ... where this share of it changes colour the same way
+TOP_FACE_STRENGTH = 12.0   # ... by this much on average (L*a*b*, 0-255, over 3 rows)
+TOP_FACE_ASYM = 4          # ... and this many pixels deeper than any such line along the opposite edge
+
+
+def _top_face(patch: np.ndarray) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) of a die's square patch that holds its top face: the whole patch,
+    less a strip along any edge parted from the rest by a line (TOP_FACE_*), the strongest line
+    of each edge."""
+    S = patch.shape[0]
+    lab = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), 1.0)
+    rmin, rmax = TOP_FACE_ROWS[0], int(TOP_FACE_ROWS[1] * S)
+    lo, hi = int(TOP_FACE_SPAN[0] * S), int(TOP_FACE_SPAN[1] * S)
+    body = np.median(lab.reshape(-1, 3), axis=0)
+    cut = []
+    for k in range(4):  # the top, right, bottom and left edges turned to the top
+        r = np.rot90(lab, k)
+        d = r[rmin - 1:rmax + 2, lo:hi] - r[rmin - 2:rmax + 1, lo:hi]  # d[j]: row rmin-1+j minus the one above
+        w = d[:-2] + d[1:-1] + d[2:]                                   # 3 rows about row rmin + j
+        mean = w.mean(axis=1)
+        norm = np.linalg.norm(mean, axis=1)
+        proj = (w * (mean / (norm[:, None] + 1e-6))[:, None, :]).sum(axis=2)
+        cover = (proj > 0.5 * norm[:, None]).mean(axis=1)
+        ok = (cover >= TOP_FACE_COVER) & (norm >= TOP_FACE_STRENGTH)
+        # the innermost such line that is a peak of its own (the outline's own edge, when the
+        # outline runs a little outside the die, lies further out)
+        peak = ok & (norm >= np.r_[0.0, norm[:-1]]) & (norm >= np.r_[norm[1:], 0.0])
+        got = 0
+        for j in np.flatnonzero(peak)[::-1]:
+            # the die's body on its inner side, and something else on its outer (a side in shade,
+            # the table): the straight edge of a symbol (a triangle's base) has ink on its inner side
+            row = rmin + int(j)
+            inner = np.median(r[row + 1:row + 4, lo:hi].reshape(-1, 3), axis=0)
+            outer = np.median(r[max(0, row - 3):row, lo:hi].reshape(-1, 3), axis=0)
+            if np.linalg.norm(inner - body) < np.linalg.norm(outer - body):
+                got = row
+                break
+        cut.append(got)
+    # a die shows at most two sides, not opposite ones: of two opposite edges only the deeper line
+    # counts, and only when it lies TOP_FACE_ASYM deeper than the other's (lines at both, alike,
+    # are the rounded rim of a die seen from above)
+    for a, b in ((0, 2), (1, 3)):
+        if cut[a] < cut[b]:
+            a, b = b, a
+        cut[a], cut[b] = (cut[a] if cut[a] - cut[b] >= TOP_FACE_ASYM else 0), 0
+    top, right, bottom, left = cut
+    return left, top, S - right, S - bottom
 
 
 def _patch_side(shape: str) -> int:
@@ -3380,6 +3443,9 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
     first = _locate(examples, types, sized, untile, pre)
     photo = [c is not None and cv2.contourArea(c) < PHOTO_SHARE * e.image.shape[0] * e.image.shape[1]
              for e, c in zip(examples, first, strict=True)]
+    # taught from whole photos (most pictures hold a small object): the sizes of those pictures
+    photo_sizes = {e.image.shape[:2] for e, p in zip(examples, photo, strict=True) if p} \
+        if sum(photo) >= max(PHOTO_SIZE_MIN, len(photo) // 2) else set()
     if any(photo):
         # whole photos: the object was found coarsely in the whole picture; look for it again in
         # a close-up around it, as in a tight crop. Found in the whole photo, its outline takes
@@ -3460,6 +3526,13 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
     for ei, (e, c1) in enumerate(zip(examples, first, strict=True)):
         c = _agreed_outline(e.image, _example_object(e.image, partial, tindex[e.type]), c1)
         feat = colour_features(cv2.GaussianBlur(e.image, (0, 0), 1.2))
+        if c is not None and e.image.shape[:2] in photo_sizes and not photo[ei] \
+                and cv2.contourArea(c) >= WHOLE_SHARE * e.image.shape[0] * e.image.shape[1]:
+            # a whole photo outlined whole: a die on a table of its own colour. Looked for again
+            # with the model of the other pictures (_recover), as a photo in which nothing was found
+            lost[ei] = len(warnings)
+            warnings.append(f"{e.source or e.face}: no {e.type} die or token found in the picture; skipped")
+            continue
         if c is None:
             c = _whole(e.image)
             z = (np.median(feat[feat.shape[0] // 4: -feat.shape[0] // 4 or None,
@@ -3517,6 +3590,7 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
             drop = {lost[ei] for ei in got}
             warnings[:] = [w for i, w in enumerate(warnings) if i not in drop]
             model.die_mu, model.die_sd = die_colours()
+            model.info["found_again"] = [originals[ei].source or originals[ei].face for ei in got]
     ex_cls = [lindex[(e.type, e.face)] for e in used]
     loo = _leave_one_out(model, patches, src_a, ex_cls)
     if len(loo) >= 6:
@@ -3652,6 +3726,26 @@ def _any_colour_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int
 ANY_COLOUR_CAP = 10.0  # colour distance counted at most in that search (a penalty of 0.2)
 
 
+def _read_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src: np.ndarray):
+    """As _photo_search, among the reader's own readings of the photo as of type ``t`` (a die on a
+    table of its own colour: the reader outlines it by its edges where its colour outlines the
+    table). (score, patch, colour) or None."""
+    h, w = orig.shape[:2]
+    scale = max(1.0, max(h, w) / MAX_SIDE)
+    img = orig if scale == 1.0 else cv2.resize(orig, (round(w / scale), round(h / scale)),
+                                               interpolation=cv2.INTER_AREA)
+    feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
+    best = None
+    for e in _read_once(img, feat, model, scale):
+        if e.get("_cnt") is None or e["type"] != model.types[t]:
+            continue
+        patch = canonical_patch(img, e["_cnt"], model.shape)
+        sc = _own_score(model, patch, k, c, src, float(_colour_d2(model, e["_col"])[t]))
+        if best is None or sc > best[0]:
+            best = (sc, patch, e["_col"])
+    return best
+
+
 def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tindex, ucols, energies) -> int:
     """In whole-photo examples the first guess of the object may be a shape of the table: read the
     photo with the learned model and keep the outline that best matches the other examples of its
@@ -3713,7 +3807,9 @@ def _recover(model: SetModel, originals, lost: list[int], used, uidx, patches, s
         if best is None or best[0] < RECOVER_MIN:
             best = _any_colour_search(model, e.image, k, c, t, src)
             if best is None or best[0] < RECOVER_MIN:
-                continue
+                best = _read_search(model, e.image, k, c, t, src)
+                if best is None or best[0] < RECOVER_MIN:
+                    continue
         _, patch, col = best
         augs = _augment(patch)
         model.desc = np.concatenate([model.desc, descriptors(augs, model.shape)])
