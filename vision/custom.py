@@ -255,7 +255,8 @@ def _quad(cnt: np.ndarray) -> np.ndarray:
 
 
 def canonical_patch(img_bgr: np.ndarray, cnt: np.ndarray, shape: str) -> np.ndarray:
-    """Square BGR patch (``_patch_side(shape)`` pixels) of the object outlined by ``cnt``, up to rotation."""
+    """Square BGR patch (``_patch_side(shape)`` pixels) of the object outlined by ``cnt``, up to
+    rotation; of a die, its top face alone (_top_face)."""
     P = _patch_side(shape)
     if shape == "round" and len(cnt) >= 5:
         (cx, cy), (a1, a2), ang = cv2.fitEllipse(cnt)
@@ -290,12 +291,14 @@ TOP_FACE_SPAN = (0.15, 0.85)  # ... judged along this part of the edge
 TOP_FACE_COVER = 0.8       # ... where this share of it changes colour the same way
 TOP_FACE_STRENGTH = 12.0   # ... by this much on average (L*a*b*, 0-255, over 3 rows)
 TOP_FACE_ASYM = 4          # ... and this many pixels deeper than any such line along the opposite edge
+TOP_FACE_APART = 6.0       # the strip outside it is this much further from the body's colour than the inside
+TOP_FACE_BARE = 12.0       # a top face whose middle's lightness spreads less than this (sd) is bare
 
 
 def _top_face(patch: np.ndarray) -> tuple[int, int, int, int]:
     """The box (x0, y0, x1, y1) of a die's square patch that holds its top face: the whole patch,
-    less a strip along any edge parted from the rest by a line (TOP_FACE_*), the strongest line
-    of each edge."""
+    less a strip along an edge parted from the rest by a line (TOP_FACE_*) with the die's body on
+    its inner side (the innermost such line of each edge; of two opposite edges, the deeper)."""
     S = patch.shape[0]
     lab = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32), (0, 0), 1.0)
     rmin, rmax = TOP_FACE_ROWS[0], int(TOP_FACE_ROWS[1] * S)
@@ -316,12 +319,13 @@ def _top_face(patch: np.ndarray) -> tuple[int, int, int, int]:
         peak = ok & (norm >= np.r_[0.0, norm[:-1]]) & (norm >= np.r_[norm[1:], 0.0])
         got = 0
         for j in np.flatnonzero(peak)[::-1]:
-            # the die's body on its inner side, and something else on its outer (a side in shade,
-            # the table): the straight edge of a symbol (a triangle's base) has ink on its inner side
+            # the die's body on its inner side, and something else out at the edge (a side in
+            # shade, the table): the straight edge of a symbol has ink on its inner side (a
+            # triangle's base) or the body out at the edge (the inner edge of an outlined box)
             row = rmin + int(j)
             inner = np.median(r[row + 1:row + 4, lo:hi].reshape(-1, 3), axis=0)
-            outer = np.median(r[max(0, row - 3):row, lo:hi].reshape(-1, 3), axis=0)
-            if np.linalg.norm(inner - body) < np.linalg.norm(outer - body):
+            outer = np.median(r[1:max(2, row // 2), lo:hi].reshape(-1, 3), axis=0)
+            if np.linalg.norm(outer - body) >= np.linalg.norm(inner - body) + TOP_FACE_APART:
                 got = row
                 break
         cut.append(got)
@@ -333,7 +337,14 @@ def _top_face(patch: np.ndarray) -> tuple[int, int, int, int]:
             a, b = b, a
         cut[a], cut[b] = (cut[a] if cut[a] - cut[b] >= TOP_FACE_ASYM else 0), 0
     top, right, bottom, left = cut
-    return left, top, S - right, S - bottom
+    x0, y0, x1, y1 = left, top, S - right, S - bottom
+    # a bare top face (a blank) is left whole: a patch of it alone would show nothing to match
+    # (the stand-in dice's bare faces: 0.5-6 grey levels of spread in the middle, faces with a symbol 25-88)
+    w, h = x1 - x0, y1 - y0
+    mid = lab[y0 + h // 6:y1 - h // 6, x0 + w // 6:x1 - w // 6, 0]
+    if (x0, y0, x1, y1) != (0, 0, S, S) and float(mid.std()) < TOP_FACE_BARE:
+        return 0, 0, S, S
+    return x0, y0, x1, y1
 
 
 def _patch_side(shape: str) -> int:
@@ -3444,8 +3455,9 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
     photo = [c is not None and cv2.contourArea(c) < PHOTO_SHARE * e.image.shape[0] * e.image.shape[1]
              for e, c in zip(examples, first, strict=True)]
     # taught from whole photos (most pictures hold a small object): the sizes of those pictures
+    # (dice: tokens outlined with a pale table are seen to by _sizes_agree)
     photo_sizes = {e.image.shape[:2] for e, p in zip(examples, photo, strict=True) if p} \
-        if sum(photo) >= max(PHOTO_SIZE_MIN, len(photo) // 2) else set()
+        if kind == "dice" and sum(photo) >= max(PHOTO_SIZE_MIN, len(photo) // 2) else set()
     if any(photo):
         # whole photos: the object was found coarsely in the whole picture; look for it again in
         # a close-up around it, as in a tight crop. Found in the whole photo, its outline takes
