@@ -3628,7 +3628,8 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
             loo = [r for r in loo if r[4] not in bad]
     model.cls_energy = class_energies()
     model.cls_group = _shared_faces(model, loo)
-    model.desc_src = src_a
+    # which example (of those given) each descriptor came from: photos found again were learned last
+    model.desc_src = np.asarray(uidx, np.int32)[src_a]
     if loo:
         same = np.array([r[0] for r in loo])
         model.icon_floor = float(np.clip(max(np.percentile(same, 5) - 0.25, np.median(same) - 0.4), 0.35, 0.65))
