@@ -339,7 +339,7 @@ def _top_face(patch: np.ndarray) -> tuple[int, int, int, int]:
     top, right, bottom, left = cut
     x0, y0, x1, y1 = left, top, S - right, S - bottom
     # a bare top face (a blank) is left whole: a patch of it alone would show nothing to match
-    # (the stand-in dice's bare faces: 0.5-6 grey levels of spread in the middle, faces with a symbol 25-88)
+    # (fourth-hand dice-crops-5's examples: bare faces 0.5-6 grey levels of spread in the middle, faces with a symbol 25-88)
     w, h = x1 - x0, y1 - y0
     mid = lab[y0 + h // 6:y1 - h // 6, x0 + w // 6:x1 - w // 6, 0]
     if (x0, y0, x1, y1) != (0, 0, S, S) and float(mid.std()) < TOP_FACE_BARE:
@@ -1420,11 +1420,7 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     """Every object of the set in the image, classified (or abstained, with a reason)."""
     if img_bgr is None or img_bgr.ndim != 3 or img_bgr.shape[0] < 8 or img_bgr.shape[1] < 8:
         raise ValueError("expected a colour image (H x W x 3)")
-    scale = 1.0
-    h, w = img_bgr.shape[:2]
-    if max(h, w) > MAX_SIDE:
-        scale = max(h, w) / MAX_SIDE
-        img_bgr = cv2.resize(img_bgr, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA)
+    img_bgr, scale = _at_read_scale(img_bgr)
     feat = colour_features(cv2.GaussianBlur(img_bgr, (0, 0), 1.2))
     out = _read_once(img_bgr, feat, model, scale)
     if not DEBUG:
@@ -1432,6 +1428,15 @@ def read(img_bgr: np.ndarray, model: SetModel) -> list[dict]:
     if model.kind == "tokens":
         out = [_as_token(e) for e in out]
     return out
+
+
+def _at_read_scale(img_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The picture as it is read (downscaled to MAX_SIDE at most) and the factor it was shrunk by."""
+    h, w = img_bgr.shape[:2]
+    if max(h, w) <= MAX_SIDE:
+        return img_bgr, 1.0
+    scale = max(h, w) / MAX_SIDE
+    return cv2.resize(img_bgr, (int(round(w / scale)), int(round(h / scale))), interpolation=cv2.INTER_AREA), scale
 
 
 def _as_token(e: dict) -> dict:
@@ -3743,10 +3748,7 @@ def _read_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src:
     """As _photo_search, among the reader's own readings of the photo as of type ``t`` (a die on a
     table of its own colour: the reader outlines it by its edges where its colour outlines the
     table). (score, patch, colour) or None."""
-    h, w = orig.shape[:2]
-    scale = max(1.0, max(h, w) / MAX_SIDE)
-    img = orig if scale == 1.0 else cv2.resize(orig, (round(w / scale), round(h / scale)),
-                                               interpolation=cv2.INTER_AREA)
+    img, scale = _at_read_scale(orig)
     feat = colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
     best = None
     for e in _read_once(img, feat, model, scale):
