@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -101,6 +102,15 @@ def alt_token_set(tmp_path_factory):
 def read_near(got: list[dict], t: dict, reach: float = 0.5) -> list[tuple[str, str]]:
     """(type, face) of the readings ``got`` within ``reach`` of the true object ``t``'s width of its centre."""
     return [(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < reach * t["w"]]
+
+
+def reads_of(reader, scenes, truth: dict, names, label: tuple[str, str]) -> list[tuple[str, dict, list]]:
+    """(picture, true object, read_near) for every object of ``label`` (type, face) in the pictures ``names``."""
+    out = []
+    for name in names:
+        got = reader.read(cv2.imread(str(scenes / name)))["dice"]
+        out += [(name, t, read_near(got, t)) for t in truth[name] if (t["type"], t["face"]) == label]
+    return out
 
 
 def score(reader, spec: dict, style: str, seed: int, scenes: int, hard: bool = True) -> dict:

@@ -6,10 +6,9 @@ dice taught from whole photos, drawn and read before the change."""
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
-from .conftest import read_near
+from .conftest import reads_of
 
 
 @pytest.mark.long
@@ -20,13 +19,7 @@ def test_yellow_suns_are_not_read_as_amber_ones(stand_in):
     # six yellow suns of scenes 22-36 were read as amber suns, their colour 0.1-1.6 from yellow's
     # and 2.9-9.4 from amber's
     reader, scenes, truth = stand_in("fourth_hand", 9, "dice", "photos", 27)
-    seen = 0
-    for name in ("022.png", "024.png", "026.png"):
-        got = reader.read(cv2.imread(str(scenes / name)))["dice"]
-        for t in truth[name]:
-            if (t["type"], t["face"]) != ("yellow", "sun"):
-                continue
-            seen += 1
-            near = read_near(got, t)
-            assert near == [("yellow", "sun")], (name, t, near)
-    assert seen == 4
+    seen = reads_of(reader, scenes, truth, ("022.png", "024.png", "026.png"), ("yellow", "sun"))
+    for name, t, near in seen:
+        assert near == [("yellow", "sun")], (name, t, near)
+    assert len(seen) == 4

@@ -5,10 +5,9 @@ Stand-in set: bench/fourth_hand.py seed 11, dice taught from crops, drawn and re
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
-from .conftest import read_near
+from .conftest import reads_of
 
 
 @pytest.mark.long
@@ -18,13 +17,7 @@ def test_coral_blanks_are_not_read_as_red_ones(stand_in):
     # like the red and lime blanks (pooled) than like the coral ones, which the colour term (0.02
     # per unit) could not make up. Over the set's 40 scenes, six coral blanks were read so
     reader, scenes, truth = stand_in("fourth_hand", 11, "dice", "crops", 40)
-    seen = 0
-    for name in ("002.png", "019.png", "036.png", "039.png"):
-        got = reader.read(cv2.imread(str(scenes / name)))["dice"]
-        for t in truth[name]:
-            if (t["type"], t["face"]) != ("coral", "blank"):
-                continue
-            seen += 1
-            near = read_near(got, t)
-            assert near == [("coral", "blank")], (name, t, near)
-    assert seen == 6
+    seen = reads_of(reader, scenes, truth, ("002.png", "019.png", "036.png", "039.png"), ("coral", "blank"))
+    for name, t, near in seen:
+        assert near == [("coral", "blank")], (name, t, near)
+    assert len(seen) == 6
