@@ -455,6 +455,56 @@ def icon_energy(patch_bgr: np.ndarray, shape: str) -> float:
     return float((gm * inner).sum() / max(inner.sum(), 1.0))
 
 
+# A die's ink is light or dark on its body, the same on every face of a type as a rule: of two
+# types of close colour one may print white and the other black (fourth-hand seed 13's red and coral
+# dice, other-hand's white "bone" dice with black print and its purple and teal ones with white).
+# The symbol descriptor is blind to which (by design: lit and shaded sides of an embossed symbol),
+# so a class whose examples all show one ink (INK_CLASS) loses INK_PENALTY of its score to a die
+# whose ink is plainly the other (INK_OPPOSITE). Dice only: token sets were not measured.
+INK_CLASS = 0.8       # each example of the class this far to one side (and 80 % of them; none the other way)
+INK_OPPOSITE = 0.5    # a query this far to the other side
+INK_PENALTY = 0.25    # more than the colour's say between close types (0.02 a unit of d2: red and coral 1.4 / 8.9)
+INK_STEP = 15.0       # lightness (L*, 0-255) a symbol's pixel differs from the body by, at least ...
+INK_NOISE = 3.0       # ... and this many times the body's own spread
+INK_MIN_SHARE = 0.03  # less of the middle than this differs: no symbol, no ink
+
+
+def ink_polarity(patch: np.ndarray, shape: str) -> float:
+    """Whether the symbol in the middle of a canonical patch is lighter (+1) or darker (-1) than
+    the body (its lightness along the middle of the patch's rim), or both or neither (about 0):
+    (light - dark) / (light + dark) of the middle's pixels that differ from the body."""
+    P = patch.shape[0]
+    L = cv2.cvtColor(cv2.GaussianBlur(patch, (0, 0), 0.8), cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    yy, xx = np.mgrid[0:P, 0:P].astype(np.float32) + 0.5
+    if shape == "round":
+        r = np.hypot(xx - P / 2, yy - P / 2) / P
+        ring, inner = (r > 0.36) & (r < 0.44), r < 0.32
+    else:
+        c = np.maximum(np.abs(xx - P / 2), np.abs(yy - P / 2)) / P
+        m = np.minimum(np.abs(xx - P / 2), np.abs(yy - P / 2)) / P
+        ring, inner = (c > 0.36) & (c < 0.44) & (m < 0.25), c < 0.32  # the rim's middles, not its corners
+    body = float(np.median(L[ring]))
+    step = max(INK_STEP, INK_NOISE * 1.4826 * float(np.median(np.abs(L[ring] - body))))
+    d = L[inner] - body
+    light, dark = float((d > step).mean()), float((d < -step).mean())
+    if light + dark < INK_MIN_SHARE:
+        return 0.0
+    return (light - dark) / (light + dark)
+
+
+def _class_inks(labels: list, inks: list[float], ex_cls: list[int]) -> np.ndarray:
+    """Each class's ink (+1, -1) when its examples agree on it (INK_CLASS), else 0."""
+    out = np.zeros(len(labels), np.float32)
+    for c in range(len(labels)):
+        v = np.array([inks[k] for k in range(len(inks)) if ex_cls[k] == c])
+        if len(v) < 2:
+            continue
+        sgn = float(np.sign(np.median(v)))
+        if sgn != 0 and (v * sgn >= INK_CLASS).mean() >= 0.8 and (v * sgn >= 0).all():
+            out[c] = sgn
+    return out
+
+
 def _augment(patch: np.ndarray) -> list[np.ndarray]:
     """Small shifts and scalings of an example patch (the detector's crop is never exact)."""
     P = patch.shape[0]
@@ -509,6 +559,7 @@ class SetModel:
     desc_src: np.ndarray | None = None    # (N,) which example each descriptor came from
     cls_energy: np.ndarray | None = None  # (C,) median symbol energy of each class's examples
     cls_group: np.ndarray | None = None   # (C,) classes of one group show one symbol (a face shared by types)
+    cls_ink: np.ndarray | None = None     # (C,) +1 light ink, -1 dark ink, 0 either (see ink_polarity)
     info: dict = field(default_factory=dict)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
@@ -520,7 +571,8 @@ class SetModel:
                 "desc_cls": self.desc_cls,
                 "cls_energy": self.cls_energy if self.cls_energy is not None else np.zeros(0, np.float32),
                 "desc_src": self.desc_src if self.desc_src is not None else np.zeros(0, np.int32),
-                "cls_group": self.cls_group if self.cls_group is not None else np.zeros(0, np.int32)}
+                "cls_group": self.cls_group if self.cls_group is not None else np.zeros(0, np.int32),
+                "cls_ink": self.cls_ink if self.cls_ink is not None else np.zeros(0, np.float32)}
 
     @classmethod
     def from_arrays(cls, a) -> SetModel:
@@ -533,7 +585,8 @@ class SetModel:
                    margin_min=float(meta["margin_min"]), info=meta.get("info", {}),
                    cls_energy=(np.asarray(a["cls_energy"]) if "cls_energy" in a and len(a["cls_energy"]) else None),
                    desc_src=(np.asarray(a["desc_src"]) if "desc_src" in a and len(a["desc_src"]) else None),
-                   cls_group=(np.asarray(a["cls_group"]) if "cls_group" in a and len(a["cls_group"]) else None))
+                   cls_group=(np.asarray(a["cls_group"]) if "cls_group" in a and len(a["cls_group"]) else None),
+                   cls_ink=(np.asarray(a["cls_ink"]) if "cls_ink" in a and len(a["cls_ink"]) else None))
 
 
 @dataclass
@@ -1201,24 +1254,29 @@ COLOUR_DOUBT_SLOPE = 0.025
 
 
 def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: float | None = None,
-                   icon: np.ndarray | None = None) -> dict:
+                   icon: np.ndarray | None = None, ink: float | None = None) -> dict:
     """Type and face of one canonical patch whose body colour is ``col`` (its symbol's likeness
-    to each class ``icon``, if already known)."""
+    to each class ``icon`` and its ink, if already known)."""
     if icon is None:
         icon = _icons_of(model, [patch])[0]
     if energy is None:
         energy = icon_energy(patch, model.shape)
-    res = _decide(model, icon, _colour_d2(model, col), energy)
+    if ink is None and model.cls_ink is not None:
+        ink = ink_polarity(patch, model.shape)
+    res = _decide(model, icon, _colour_d2(model, col), energy, ink)
     res["icons"] = icon
     return res
 
 
-def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float) -> dict:
-    """Type and face from the symbol's likeness to each class (``icon``) and the body colour's
-    distance to each type (``d2``), or an abstention with its reason."""
+def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float, ink: float | None = None) -> dict:
+    """Type and face from the symbol's likeness to each class (``icon``), the body colour's
+    distance to each type (``d2``) and the symbol's ``ink`` (ink_polarity), or an abstention with
+    its reason."""
     tindex = {t: i for i, t in enumerate(model.types)}
     cls_t = np.array([tindex[t] for t, _ in model.labels])
     total = icon - COLOUR_WEIGHT * np.minimum(d2[cls_t], COLOUR_CAP)
+    if ink is not None and model.cls_ink is not None:
+        total = total - INK_PENALTY * (model.cls_ink * ink <= -INK_OPPOSITE)
     order = np.argsort(-total)
     b = int(order[0])
     s = int(order[1]) if len(order) > 1 else None
@@ -1281,11 +1339,14 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: b
             r = {"type": model.types[t], "face": None, "icon": 0.0, "colour_d2": float(d2[t]), "total": -2.0,
                  "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
         else:
-            r = classify_patch(model, patch, col, energy, icon=next(icons))
+            ink = ink_polarity(patch, model.shape) if model.cls_ink is not None else None
+            r = classify_patch(model, patch, col, energy, icon=next(icons), ink=ink)
+            r["ink"] = ink
         M = cv2.moments(cnt)
         cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
         x, y, w, h = cv2.boundingRect(cnt)
         e = {"_col": col, "_cnt": cnt, "_area": cv2.contourArea(cnt), "_icons": r.get("icons"), "_energy": energy,
+             "_ink": r.get("ink"),
              "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
              "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale)}
         _set_decision(e, r, model)
@@ -1388,7 +1449,7 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
                 # white die read as a purple one of its face in dim light)
                 continue
             col = e["_col"] - light
-            r = _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"])
+            r = _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"], e.get("_ink"))
             if r["face"] is None and e["face"] is not None and e["_d2"] <= RELIGHT_KEEP_D2:
                 continue  # plainly of its type as it is, of none in that light: the cast is not its own
             _set_decision(e, r, model)
@@ -2347,7 +2408,7 @@ def _doubt_retry(img_bgr, model: SetModel, cand: list[dict]) -> None:
     icons = _icons_of(model, patches)
     for i, e in enumerate(doubt):
         mean = (e["_icons"] + icons[2 * i] + icons[2 * i + 1]) / 3.0
-        r = _decide(model, mean, _colour_d2(model, e["_col"]), e["_energy"])
+        r = _decide(model, mean, _colour_d2(model, e["_col"]), e["_energy"], e.get("_ink"))
         _set_decision(e, r, model)
         e["_icons"] = mean
 
@@ -3610,6 +3671,7 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
             model.info["found_again"] = [originals[ei].source or originals[ei].face for ei in got]
     ex_cls = [lindex[(e.type, e.face)] for e in used]
     loo = _leave_one_out(model, patches, src_a, ex_cls)
+    bad: set[int] = set()  # examples ignored (unlike the others of their face)
     if len(loo) >= 6:
         med = float(np.median([r[0] for r in loo]))
         # like its face on another type counts too (a face shared by types: type is colour). A
@@ -3633,6 +3695,10 @@ def _learn(examples: list[Example], kind: str, sized: bool, untile: bool,
             loo = [r for r in loo if r[4] not in bad]
     model.cls_energy = class_energies()
     model.cls_group = _shared_faces(model, loo)
+    if kind == "dice" and INK_PENALTY > 0:
+        keep = [k for k in range(len(used)) if k not in bad]
+        model.cls_ink = _class_inks(labels, [ink_polarity(patches[k], shape) for k in keep],
+                                    [ex_cls[k] for k in keep])
     # which example (of those given) each descriptor came from: photos found again were learned last
     model.desc_src = np.asarray(uidx, np.int32)[src_a]
     if loo:
