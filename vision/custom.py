@@ -1292,7 +1292,8 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float, in
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
     elif (model.cls_energy is not None and energy < BLANK_RATIO * float(model.cls_energy[b])
-          and icon[b] < model.icon_floor + BLANK_STRONG):  # faint under glare, yet plainly that symbol
+          and icon[b] < model.icon_floor + BLANK_STRONG  # faint under glare, yet plainly that symbol
+          and (typ, face) not in _blank_classes(model)):  # a taught blank: less to see is no doubt
         res["reason"] = "no symbol can be seen on it"
         res["blank"] = True
     elif icon[b] < model.icon_floor:
@@ -1338,15 +1339,15 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: b
             t = int(np.argmin(d2))
             r = {"type": model.types[t], "face": None, "icon": 0.0, "colour_d2": float(d2[t]), "total": -2.0,
                  "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
+            ink = None
         else:
             ink = ink_polarity(patch, model.shape) if model.cls_ink is not None else None
             r = classify_patch(model, patch, col, energy, icon=next(icons), ink=ink)
-            r["ink"] = ink
         M = cv2.moments(cnt)
         cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
         x, y, w, h = cv2.boundingRect(cnt)
         e = {"_col": col, "_cnt": cnt, "_area": cv2.contourArea(cnt), "_icons": r.get("icons"), "_energy": energy,
-             "_ink": r.get("ink"),
+             "_ink": ink,
              "_q": _quality(_components_from_cnt(cnt, 1, 1) or {"solidity": 0, "fill": 0, "aspect": 9}, model.shape),
              "x": round(cx * scale, 1), "y": round(cy * scale, 1), "w": float(w * scale), "h": float(h * scale)}
         _set_decision(e, r, model)
@@ -1903,6 +1904,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         cand = _refit(img_bgr, feat, model, scale, cand, seen, like)
     cand = _relight(cand, model)
     cand = _table_marks_dropped(cand, feat, model, like)
+    if model.shape == "square" and BARE_SHOWS:
+        _bare_unshown(img_bgr, model, cand)
     sure = [e for e in cand if e["face"] is not None]
     # the objects' size is the strongly sure readings' (a crowd of a cloth's dots, each weakly like
     # a face, must not outvote the dice). (_refit's squares take the median of all the strongly sure
@@ -1958,15 +1961,11 @@ BARE_EDGE = 0.45
 def _bare_squares_unread(img_bgr, model: SetModel, found: list[dict], before: list[dict], like: float) -> None:
     """Readings of ``found`` (a square search's) of a bare face that are neither as like it as the
     examples are like each other nor edged on three sides like the sure dice of ``before``: unread."""
-    if model.cls_energy is None or not len(model.cls_energy):
-        return
-    bare = {model.labels[c][1] for c in range(len(model.labels))
-            if model.cls_energy[c] < BARE_FACE * float(np.median(model.cls_energy))}
+    bare = _bare_faces(model)
     weak = [e for e in found if e["face"] in bare and e["_icon"] < like]
     if not weak:
         return
-    g = cv2.GaussianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx, gy = cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
+    gx, gy = _gradients(img_bgr)
     ref = [float(np.mean(_side_edges(gx, gy, e["_cnt"])[:3])) for e in before
            if e["face"] is not None and e["face"] not in bare]
     ref_s = float(np.median(ref)) if ref else 0.0
@@ -1975,9 +1974,79 @@ def _bare_squares_unread(img_bgr, model: SetModel, found: list[dict], before: li
             e["face"] = None
 
 
-def _side_edges(gx: np.ndarray, gy: np.ndarray, cnt: np.ndarray) -> list[float]:
+def _bare_faces(model: SetModel) -> set[str]:
+    """The faces with no symbol (taught blanks): their examples' symbol energy BARE_FACE of the median face's, at most."""
+    if model.cls_energy is None or not len(model.cls_energy):
+        return set()
+    return {model.labels[c][1] for c in range(len(model.labels))
+            if model.cls_energy[c] < BARE_FACE * float(np.median(model.cls_energy))}
+
+
+def _gradients(img_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    g = cv2.GaussianBlur(cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    return cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1)
+
+
+# A blank face read anywhere is a die only when it shows it is one: a patch of a table of a die's
+# colour (a red cloth, a purple one) is as like a taught blank as the blank dice are. It must stand
+# out from what is around it (_stand_out) BARE_SHOWS_Z, or have a step of lightness along its third
+# strongest side BARE_SHOWS_STEP of the sure dice's (their three strongest sides' mean; _side_edges
+# with steps). Over the 10 stand-in sets with a blank face (fourth-hand seeds 4, 5, 8, 11, 12, crops
+# and photos; all 40 scenes), of 450 readings of blank dice 2 showed neither; of 19 readings of a
+# blank where no die lay, 15 showed neither (they stood out 0.5-1.7, steps 0.01-0.23)
+BARE_SHOWS = True
+BARE_SHOWS_Z = 1.8
+BARE_SHOWS_STEP = 0.25
+# a blank is a face with BLANK_OWN of the symbol energy of its type's median face, at most: over 52
+# stand-in dice sets the taught blanks had 0.05-0.38 of it, every other face 0.5 or more (a type of
+# faint embossed symbols, other-hand's slate, has low energy on every face: BARE_FACE would take its
+# faces for bare, and such a rule cost third-hand seed 36's orange dice 5 of 282 dice)
+BLANK_OWN = 0.45
+
+
+def _blank_classes(model: SetModel) -> set[tuple[str, str]]:
+    """The (type, face) classes with no symbol: BLANK_OWN of the symbol energy of their type's median face."""
+    if model.cls_energy is None or not len(model.cls_energy):
+        return set()
+    key = (id(model.cls_energy), len(model.cls_energy))
+    cached = getattr(model, "_blank_cache", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    out = set()
+    for c, (t, f) in enumerate(model.labels):
+        own = [float(model.cls_energy[k]) for k, (t2, _) in enumerate(model.labels) if t2 == t]
+        if len(own) >= 2 and model.cls_energy[c] < BLANK_OWN * float(np.median(own)):
+            out.add((t, f))
+    model._blank_cache = (key, out)  # (the classes' energies are set while learning)
+    return out
+
+
+def _bare_unshown(img_bgr, model: SetModel, cand: list[dict]) -> None:
+    """Readings of ``cand`` of a blank face that do not show they are dice (BARE_SHOWS_*): unread."""
+    blank = _blank_classes(model)
+    read = [e for e in cand if e["face"] is not None and (e["type"], e["face"]) in blank]
+    if not read:
+        return
+    gx, gy = _gradients(img_bgr)
+    ref = [float(np.mean(_side_edges(gx, gy, e["_cnt"], steps=True)[:3])) for e in cand
+           if e["face"] is not None and (e["type"], e["face"]) not in blank]
+    if not ref:
+        return  # no sure die to measure edges by
+    ref_s = float(np.median(ref))
+    for e in read:
+        if _stand_out(img_bgr, e["_cnt"]) < BARE_SHOWS_Z \
+                and _side_edges(gx, gy, e["_cnt"], steps=True)[2] < BARE_SHOWS_STEP * ref_s:
+            # as a bare patch: reported as seen, not read, only where it stands out (see _read_once)
+            e["face"], e["_blank"] = None, True
+            e["reason"] = "no symbol can be seen on it"
+            e["confidence"] = min(e.get("confidence", 0.0), 0.5)
+
+
+def _side_edges(gx: np.ndarray, gy: np.ndarray, cnt: np.ndarray, steps: bool = False) -> list[float]:
     """How strongly each side of the outline's rotated box runs along an edge (the gradient across
-    it, the strongest within 8 % of a side of it, averaged along its middle 60 %), strongest first."""
+    it, the strongest within 8 % of a side of it, averaged along its middle 60 %), strongest first.
+    With ``steps``, the gradient is averaged along the side before its strength is taken: a step of
+    lightness all along the side counts, the grain of a cloth (steps up and down) averages out."""
     (cx, cy), (w, h), ang = cv2.minAreaRect(cnt.astype(np.float32))
     s = math.sqrt(max(w * h, 1.0))
     box = cv2.boxPoints(((cx, cy), (w, h), ang))
@@ -1992,8 +2061,8 @@ def _side_edges(gx: np.ndarray, gy: np.ndarray, cnt: np.ndarray) -> list[float]:
         pts = p[None, None, :] + t * d[None, None, :] + o * n[None, None, :]
         xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, W - 1)
         yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, H - 1)
-        across = np.abs(gx[yi, xi] * n[0] + gy[yi, xi] * n[1])
-        out.append(float(across.max(axis=1).mean()))
+        across = gx[yi, xi] * n[0] + gy[yi, xi] * n[1]
+        out.append(float(np.abs(across.mean(axis=0)).max()) if steps else float(np.abs(across).max(axis=1).mean()))
     return sorted(out, reverse=True)
 
 
@@ -3212,9 +3281,16 @@ BLANK_STANDS_OUT = 1.5
 
 
 def _stands_out(img: np.ndarray, cnt: np.ndarray) -> bool:
-    """Whether the object outlined by ``cnt`` differs from the ring of the picture around it (0.08
+    """Whether the object outlined by ``cnt`` differs from the ring of the picture around it
+    (_stand_out) by BLANK_STANDS_OUT."""
+    return _stand_out(img, cnt) >= BLANK_STANDS_OUT
+
+
+def _stand_out(img: np.ndarray, cnt: np.ndarray) -> float:
+    """How far the object outlined by ``cnt`` differs from the ring of the picture around it (0.08
     to 0.3 of a side away; its own pixels from 0.12 of a side inside its outline): its mean L*a*b*
-    colour BLANK_STANDS_OUT from the ring's, in units of their pooled spread per channel."""
+    colour's distance from the ring's, in units of their pooled spread per channel (too small or
+    too near the picture's border to judge: infinite)."""
     side = math.sqrt(max(cv2.contourArea(cnt), 1.0))
     pad = int(0.3 * side) + 2
     x, y, w, h = cv2.boundingRect(cnt)
@@ -3229,11 +3305,11 @@ def _stands_out(img: np.ndarray, cnt: np.ndarray) -> bool:
     inner = cv2.erode(m, disc(0.12 * side)) > 0
     ring = cv2.subtract(cv2.dilate(m, disc(0.3 * side)), cv2.dilate(m, disc(0.08 * side))) > 0
     if inner.sum() < 10 or ring.sum() < 10:
-        return True  # too small (or at the border) to judge
+        return math.inf  # too small (or at the border) to judge
     lab = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
     a, b = lab[inner], lab[ring]
     z = np.abs(a.mean(0) - b.mean(0)) / np.sqrt(a.var(0) + b.var(0) + 4.0)
-    return float(np.linalg.norm(z)) >= BLANK_STANDS_OUT
+    return float(np.linalg.norm(z))
 
 
 # the letters of a word printed on a cloth read as tokens: an outline around a letter holds the

@@ -44,3 +44,78 @@ def test_a_bare_die_stands_out():
 def test_too_small_to_judge_counts_as_standing_out():
     img = np.full((40, 40, 3), 128, np.uint8)
     assert custom._stands_out(img, _square(20, 20, 4))
+
+
+def _cloth(rng: np.random.Generator, colour=(20, 120, 240), h: int = 300, w: int = 400) -> np.ndarray:
+    """A grainy cloth of one colour (BGR), as fourth-hand seed 5's orange felt."""
+    img = np.array(colour, np.float32)[None, None] * (1 + rng.normal(0, 0.12, (h, w, 1)))
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 0.8), 0, 255).astype(np.uint8)
+
+
+def _die(img: np.ndarray, cnt: np.ndarray, colour) -> None:
+    """A die seen from above: its top a little lighter than its body, a shaded rim and a shadow."""
+    cv2.drawContours(img, [cnt + 4], -1, (0, 0, 0), -1)  # the shadow, down and right
+    cv2.drawContours(img, [cnt], -1, tuple(int(c * 0.7) for c in colour), -1)
+    c = cnt.reshape(-1, 2).mean(axis=0)
+    top = (c + 0.85 * (cnt - c)).round().astype(np.int32)
+    cv2.drawContours(img, [top], -1, tuple(min(255, int(c * 1.1)) for c in colour), -1)
+
+
+def test_a_step_along_a_side_counts_and_the_grain_of_a_cloth_does_not():
+    rng = np.random.default_rng(5)
+    img = _cloth(rng)
+    _die(img, _square(280, 150, 60), (20, 120, 240))
+    gx, gy = custom._gradients(img)
+    table, die = _square(100, 150, 60), _square(280, 150, 60)
+    # the grain's steps up and down average out along a side; the die's rim does not
+    assert custom._side_edges(gx, gy, table, steps=True)[2] < 0.06 * custom._side_edges(gx, gy, die, steps=True)[2]
+    # (the strongest gradient near each point of a side finds the grain: about 2.5 times as much)
+    assert custom._side_edges(gx, gy, table)[2] > 2 * custom._side_edges(gx, gy, table, steps=True)[2]
+
+
+def _blank_model() -> custom.SetModel:
+    mu = np.array([[0.3, 0.1, 4.5], [0.4, 0.3, 4.6]], np.float32)
+    sd = np.full((2, 3), 0.05, np.float32)
+    return custom.SetModel("dice", "square", ["blue", "orange"],
+                           [("blue", "star"), ("orange", "blank"), ("orange", "star")],
+                           mu, sd, mu, sd, np.zeros((3, 4), np.float32), np.array([0, 1, 2], np.int32),
+                           cls_energy=np.array([1.0, 0.05, 1.1], np.float32))
+
+
+def test_a_bare_face_read_on_a_table_of_its_colour_is_unread_and_a_bare_die_is_kept():
+    rng = np.random.default_rng(6)
+    img = _cloth(rng)
+    for cnt, colour in ((_square(90, 80, 60), (200, 90, 30)), (_square(300, 210, 60), (20, 120, 240))):
+        _die(img, cnt, colour)  # a blue die with a star (read for sure), an orange die with no symbol
+    sure = {"face": "star", "type": "blue", "_cnt": _square(90, 80, 60)}
+    table = {"face": "blank", "type": "orange", "_cnt": _square(150, 220, 60), "confidence": 0.8}
+    bare_die = {"face": "blank", "type": "orange", "_cnt": _square(300, 210, 60), "confidence": 0.8}
+    custom._bare_unshown(img, _blank_model(), [sure, table, bare_die])
+    assert table["face"] is None and table["_blank"]
+    assert bare_die["face"] == "blank" and sure["face"] == "star"
+
+
+def test_with_no_sure_die_to_measure_by_a_bare_face_is_left_as_read():
+    img = _cloth(np.random.default_rng(7))
+    table = {"face": "blank", "type": "orange", "_cnt": _square(150, 220, 60)}
+    custom._bare_unshown(img, _blank_model(), [table])
+    assert table["face"] == "blank"
+
+
+def test_blank_classes_are_the_faces_with_little_symbol_for_their_type():
+    # orange: a blank among faces with symbols; a type of faint (embossed) faces has no blank
+    m = _blank_model()
+    m.types, m.labels = ["blue", "orange", "slate"], m.labels + [("slate", "gem"), ("slate", "moon")]
+    m.cls_energy = np.array([1.0, 0.05, 1.1, 0.2, 0.25], np.float32)
+    assert custom._blank_classes(m) == {("orange", "blank")}
+
+
+def test_a_smooth_die_is_read_as_a_taught_blank_and_a_faint_symbol_abstains():
+    m = _blank_model()
+    d2 = np.array([30.0, 0.5], np.float32)   # an orange die
+    # a die smoother than the blank's examples (less than BLANK_RATIO of their energy): the blank
+    got = custom._decide(m, np.array([0.1, 0.45, 0.2], np.float32), d2, energy=0.01)
+    assert (got["type"], got["face"]) == ("orange", "blank"), got
+    # ... a patch as faint, most like a face with a symbol: no symbol can be seen on it
+    got = custom._decide(m, np.array([0.1, 0.2, 0.45], np.float32), d2, energy=0.01)
+    assert got["face"] is None and got["reason"] == "no symbol can be seen on it", got
