@@ -492,6 +492,11 @@ def ink_polarity(patch: np.ndarray, shape: str) -> float:
     return (light - dark) / (light + dark)
 
 
+def _inked(model: SetModel) -> bool:
+    """Whether some class of the set has an ink (else a die's ink is not worth measuring)."""
+    return model.cls_ink is not None and bool(model.cls_ink.any())
+
+
 def _class_inks(labels: list, inks: list[float], ex_cls: list[int]) -> np.ndarray:
     """Each class's ink (+1, -1) when its examples agree on it (INK_CLASS), else 0."""
     out = np.zeros(len(labels), np.float32)
@@ -1261,7 +1266,7 @@ def classify_patch(model: SetModel, patch: np.ndarray, col: np.ndarray, energy: 
         icon = _icons_of(model, [patch])[0]
     if energy is None:
         energy = icon_energy(patch, model.shape)
-    if ink is None and model.cls_ink is not None:
+    if ink is None and _inked(model):
         ink = ink_polarity(patch, model.shape)
     res = _decide(model, icon, _colour_d2(model, col), energy, ink)
     res["icons"] = icon
@@ -1341,7 +1346,7 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: b
                  "margin": 0.0, "confidence": 0.0, "reason": "no symbol can be seen on it", "blank": True}
             ink = None
         else:
-            ink = ink_polarity(patch, model.shape) if model.cls_ink is not None else None
+            ink = ink_polarity(patch, model.shape) if _inked(model) else None
             r = classify_patch(model, patch, col, energy, icon=next(icons), ink=ink)
         M = cv2.moments(cnt)
         cx, cy = M["m10"] / max(M["m00"], 1e-6), M["m01"] / max(M["m00"], 1e-6)
