@@ -1378,6 +1378,11 @@ RELIGHT_OWN = 0.5    # a sure reading this much brighter or darker than the othe
 RELIGHT_KEEP_D2 = 2.0  # a sure reading this close to its type's colour is not made an abstention by the light
                       # (th dice-photos-29: an orange die under a blue cast the other dice show, 0.5 from
                       # orange as it is, 18.7 with the cast taken out; orange's examples vary little in hue)
+RELIGHT_NEW_D2 = 12.0  # nor is a sure reading made another type that it is this far from in the light
+                      # (oh dice-photos-39: a teal die washed pale in a spot of glare, 4.4 from teal as it
+                      # is, 22 from teal and 18 from purple in the light, read as purple. Over 70 stand-in
+                      # sets this held 3 readings at 9: that die twice, right, and a patch of table read
+                      # as a grey blank 9.5 from cyan in the light, kept as an extra)
 RELIGHT_SWAP = True   # the cast may be one that reads some sure dice as another type of their face ...
 RELIGHT_CAP = 9.0     # ... judged by the sure dice's colour distances to their nearest such type, each at most this,
 RELIGHT_GAIN = 4.0    # ... when it explains them by this much better than the median shift does
@@ -1458,6 +1463,10 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
             r = _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"], e.get("_ink"))
             if r["face"] is None and e["face"] is not None and e["_d2"] <= RELIGHT_KEEP_D2:
                 continue  # plainly of its type as it is, of none in that light: the cast is not its own
+            if e["face"] is not None and r["type"] != e["type"] and r["colour_d2"] > RELIGHT_NEW_D2:
+                # of no type in that light either (a die in a spot of glare, washed pale): the light
+                # does not explain it, and the reading as it is stands
+                continue
             _set_decision(e, r, model)
     return cand
 
@@ -1711,7 +1720,10 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         # plausible sizes when the set was taught from crops); only a plain reading counts
         h, w = img_bgr.shape[:2]
         taught = _taught_area(model, img_bgr)
-        sides = [math.sqrt(taught)] if taught is not None else [k * min(h, w) for k in SQ_GUESS]
+        # (or the table lies nearer or further than where the set was taught: the guesses too)
+        guesses = [k * min(h, w) for k in SQ_GUESS]
+        sides = guesses if taught is None else [math.sqrt(taught)] + [
+            g for g in guesses if abs(math.log(g / math.sqrt(taught))) > SQ_GUESS_OFF]
         n0 = len(cand)
         for side in sides:
             squares = _group(_square_outlines(img_bgr, model, feat, side, None, SQ_GUESS_MOST), False)
@@ -1960,6 +1972,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
 # and photos), 19 bare squares of table were read as a blank (11 less like it than the examples
 # are like each other, third sides 0.09-0.36) and 74 dice (2 less like it: third sides 0.13, 0.98)
 BARE_FACE = 0.3
+BARE_PLAIN = 1.0
 BARE_EDGE = 0.45
 
 
@@ -1967,25 +1980,29 @@ def _bare_squares_unread(img_bgr, model: SetModel, found: list[dict], before: li
     """Readings of ``found`` (a square search's) of a bare face that are neither as like it as the
     examples are like each other nor edged on three sides like the sure dice of ``before``: unread."""
     bare = _bare_faces(model)
-    weak = [e for e in found if e["face"] in bare and e["_icon"] < like]
+    weak = [e for e in found if (e["type"], e["face"]) in bare and e["_icon"] < like]
     if not weak:
         return
     gx, gy = _gradients(img_bgr)
     ref = [float(np.mean(_side_edges(gx, gy, e["_cnt"])[:3])) for e in before
-           if e["face"] is not None and e["face"] not in bare]
+           if e["face"] is not None and (e["type"], e["face"]) not in bare]
     ref_s = float(np.median(ref)) if ref else 0.0
     for e in weak:
         if ref_s <= 0 or _side_edges(gx, gy, e["_cnt"])[2] < BARE_EDGE * ref_s:
             e["face"] = None
 
 
-def _bare_faces(model: SetModel) -> set[str]:
-    """The faces of little symbol (taught blanks, and faint embossed faces too): their examples'
-    symbol energy BARE_FACE of the median face's, at most."""
+def _bare_faces(model: SetModel) -> set[tuple[str, str]]:
+    """The (type, face) classes of little symbol (taught blanks, and faint embossed faces too): of
+    a face whose examples on some type show BARE_FACE of the median class's symbol energy, at most,
+    the classes with less than BARE_PLAIN of it (a face one type prints faint, another plainly:
+    third-hand seed 36's orange dice show every symbol faint, its black dice the same symbols at
+    3-4 times the median; a black die's arrow read 0.71 like it, 0.26 ahead, was unread)."""
     if model.cls_energy is None or not len(model.cls_energy):
         return set()
-    return {model.labels[c][1] for c in range(len(model.labels))
-            if model.cls_energy[c] < BARE_FACE * float(np.median(model.cls_energy))}
+    med = float(np.median(model.cls_energy))
+    faint = {model.labels[c][1] for c in range(len(model.labels)) if model.cls_energy[c] < BARE_FACE * med}
+    return {(t, f) for c, (t, f) in enumerate(model.labels) if f in faint and model.cls_energy[c] < BARE_PLAIN * med}
 
 
 def _gradients(img_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -2090,6 +2107,12 @@ REFIT_JITTER = False      # (the first squares' queries are not turned about the
 REFIT_SIDES = (1.0, 0.9)  # the squares' sides tried first, in the sure dice's: a die seen from one side is
                           # outlined with its sides, so the sure dice's outlines are larger than a top face
 REFIT_SIDE_NEAR = 0.05    # ... each moved and turned a little about its best turn when that scores this near the best
+REFIT_CLIMB = 3           # ... and moved again about the best moved square, at most this many more times, while
+REFIT_CLIMB_FROM = 0.3    # ... that betters it, when this like a face
+REFIT_REACH = 0.3         # ... and no further than this share of a side from the outline's middle (beyond, the
+                          # square takes in the die's side face, whose symbol reads as a die of its own)
+REFIT_APART = 0.8         # ... nor nearer than this to another sure die's middle (dice do not overlap: a square
+                          # there takes in that die's side face)
 # such a reading counts this like its face, at least. Over 20 stand-in sets, the 21 dice so read were
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
@@ -2154,18 +2177,51 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
         picks.append([j for j in tops if coarse[i * nt + j]["_score"] >= top - REFIT_SIDE_NEAR])
     # then, at those sides and turns, moved a little each way and turned a little
     moves = [(dx, dy, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy] + [(0, 0, -REFIT_FINE), (0, 0, REFIT_FINE)]
-    tries = []
-    for i, (cx, cy) in enumerate(todo):
-        for j in picks[i]:
-            s, d = firsts[j]
-            for dx, dy, dd in moves:
-                x, y = cx + dx * REFIT_SHIFT * s, cy + dy * REFIT_SHIFT * s
-                if _room_for_square(x, y, s, W, H):
-                    tries.append((i, x, y, s, d + dd))
-    fine = _entries(img_bgr, feat, [_square(x, y, s, d) for _, x, y, s, d in tries], model, scale)
+
+    def moved(i: int, x: float, y: float, s: float, d: float, climb: bool = False) -> list[tuple]:
+        """Place ``i``'s squares moved and turned a little about the square (x, y, side s, turn d):
+        those with room in the picture and no further than REFIT_REACH of a side from its middle;
+        climbing, no nearer than REFIT_APART of a side to another sure die's middle."""
+        out = []
+        for dx, dy, dd in moves:
+            mx, my = x + dx * REFIT_SHIFT * s, y + dy * REFIT_SHIFT * s
+            if _room_for_square(mx, my, s, W, H) and math.hypot(mx - todo[i][0], my - todo[i][1]) <= REFIT_REACH * s \
+                    and not (climb and any(math.hypot(mx - ox, my - oy) < REFIT_APART * s for ox, oy in others[i])):
+                out.append((i, mx, my, s, d + dd))
+        return out
+
+    # the sure dice's middles other than the place's own
+    centres = [(e["x"] / scale, e["y"] / scale) for e in sure]
+    others = [[(ox, oy) for ox, oy in centres if math.hypot(ox - cx, oy - cy) > 0.5 * side] for cx, cy in todo]
+
     per: list[list[dict]] = [[coarse[i * nt + j] for j in picks[i]] for i in range(len(todo))]
-    for (i, *_), e in zip(tries, fine, strict=True):
-        per[i].append(e)
+    at: list[list[tuple]] = [[(cx, cy) + firsts[j] for j in picks[i]] for i, (cx, cy) in enumerate(todo)]
+
+    def read_moved(tries: list[tuple]) -> None:
+        for (i, *where), e in zip(tries, _entries(img_bgr, feat, [_square(x, y, s, d) for _, x, y, s, d in tries],
+                                                   model, scale), strict=True):
+            per[i].append(e)
+            at[i].append(tuple(where))
+
+    read_moved([t for i, (cx, cy) in enumerate(todo) for j in picks[i] for t in moved(i, cx, cy, *firsts[j])])
+    # a place whose best square is one just moved is climbed on: moved again about it, while that
+    # betters it (a die seen from one side: its top face's middle lies up to a quarter side off
+    # its outline's, where the first squares take in the side and read it weakly). Not a blank:
+    # with no symbol to centre on, it climbs off the die onto the table beside it
+    fresh = [len(picks[i]) for i in range(len(todo))]  # where each place's last moved squares begin
+    blanks = _blank_classes(model)
+    for _ in range(REFIT_CLIMB):
+        climb = []
+        for i, g in enumerate(per):
+            k = max(range(len(g)), key=lambda k: g[k]["_score"])
+            e = g[k]
+            if k >= fresh[i] and e["_icon"] >= REFIT_CLIMB_FROM and e["_icons"] is not None \
+                    and model.labels[int(np.argmax(e["_icons"]))] not in blanks:
+                climb += moved(i, *at[i][k], climb=True)
+        if not climb:
+            break
+        fresh = [len(g) for g in per]
+        read_moved(climb)
     best = [max(g, key=lambda e: e["_score"]) for g in per]
     # plain as it is, or in the picture's light as the sure readings tell it
     raw = [dict(e) for e in best]
@@ -2178,7 +2234,8 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
             found.append(e)
         elif _plain(r) and r["_icon"] >= least:
             found.append(r)
-    return _merge_readings(cand, found, scale) if found else cand
+    # (two places of one die, its outline and its top's, may climb to squares of it: the best counts)
+    return _merge_readings(cand, _best_per_place(found, scale), scale) if found else cand
 
 
 TILE_NCC = 0.85      # a patch this like its surroundings a little way off is a tile of the table's pattern
@@ -2364,6 +2421,7 @@ SQ_HOLD = (0.7, 1.25)  # sure readings this far (area ratio) from the sure ones'
 SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
 SQ_GUESS = (0.07, 0.09, 0.115)  # die sides (share of the picture's shorter side) searched when nothing is
 SQ_GUESS_MOST = 15               # ... read for sure and the set was taught from crops; squares per side
+SQ_GUESS_OFF = 0.15              # ... or taught from photos, those this far (log) from the photos' side as well
 
 
 def _square_strength(g: np.ndarray, s: float, signed: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -87,6 +87,29 @@ def test_a_colour_cast_seen_on_the_sure_dice_settles_a_die_between_two_close_hue
     assert [(g["type"], g["face"]) for g in greys] == [("slate", "moon")] * 3
 
 
+def test_a_die_the_light_would_make_a_type_it_is_still_far_from_keeps_its_type():
+    # other-hand seed 39 (photo examples), scene 021: a teal "tide" die in a spot of glare, washed
+    # pale, 4.4 from tide as it is; with the sure dice's light taken out it was 22 from tide and
+    # 18 from purple "grove", and was read as a grove die of its face
+    model = _model()
+    light = np.array([-0.5, 0.23, 0.0], np.float32)
+    judges = []
+    for d in (-0.01, 0.0, 0.01):
+        g = _reading(model, model.die_mu[2] + light + [0.0, d, 0.0], [0.3, 0.3, 0.9])
+        g.update(type="slate", face="moon")  # sure, as read in a picture of that light
+        judges.append(g)
+    die = _reading(model, [0.30, 0.33, 4.6], [0.9, 0.9, 0.3])
+    assert (die["type"], die["face"]) == ("tide", "eye"), die
+    relit = custom._colour_d2(model, die["_col"] - light)
+    assert relit[1] < relit[0] and relit[1] > custom.RELIGHT_NEW_D2, relit  # nearer grove, but far from it
+    custom._relight([die], model, judges=judges)
+    assert (die["type"], die["face"]) == ("tide", "eye"), die
+    # in a light that puts it near grove's colour it is read as grove
+    near = _reading(model, model.die_mu[1] + light + [0.0, 0.0, 0.1], [0.9, 0.9, 0.3])
+    custom._relight([near], model, judges=judges)
+    assert near["type"] == "grove", near
+
+
 def test_an_abstention_for_another_reason_stays_one():
     model = _model()
     greys = [_reading(model, [0.0, -0.02, 4.85 + d], [0.3, 0.3, 0.9]) for d in (-0.02, 0.0, 0.03)]
