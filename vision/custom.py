@@ -1717,22 +1717,26 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     if model.shape == "square" and not sure and SQUARE_SEARCH and SQ_GUESS:
         # still nothing sure, so no size is known: a lone die of the table's colour, or lit like it.
         # The square searches below at the size the dice had in the taught photos (or at a few
-        # plausible sizes when the set was taught from crops); only a plain reading counts
+        # plausible sizes when the set was taught from crops); only a plain reading counts. When
+        # nothing counts at the taught size, the table may lie nearer or further than where the set
+        # was taught: the guessed sizes are tried then too
         h, w = img_bgr.shape[:2]
         taught = _taught_area(model, img_bgr)
-        # (or the table lies nearer or further than where the set was taught: the guesses too)
         guesses = [k * min(h, w) for k in SQ_GUESS]
-        sides = guesses if taught is None else [math.sqrt(taught)] + [
-            g for g in guesses if abs(math.log(g / math.sqrt(taught))) > SQ_GUESS_OFF]
+        rounds = [guesses] if taught is None else [[math.sqrt(taught)], [
+            g for g in guesses if abs(math.log(g / math.sqrt(taught))) > SQ_GUESS_OFF]]
         n0 = len(cand)
-        for side in sides:
-            squares = _group(_square_outlines(img_bgr, model, feat, side, None, SQ_GUESS_MOST), False)
-            more = _group(_table_type_squares(img_bgr, model, feat, side, SQ_GUESS_MOST), False)
-            classify(_join_groups(squares, more, side), every=True)
-            cand += _symbol_readings(img_bgr, feat, model, scale, side, [])
-        # the sizes' readings of one place: the best is kept
-        # (or clear: a black die on dark marble measures a little off black, SQ_CLEAR)
-        counted = [e for e in cand[n0:] if _square_counts(e)]
+        for sides in rounds:
+            for side in sides:
+                squares = _group(_square_outlines(img_bgr, model, feat, side, None, SQ_GUESS_MOST), False)
+                more = _group(_table_type_squares(img_bgr, model, feat, side, SQ_GUESS_MOST), False)
+                classify(_join_groups(squares, more, side), every=True)
+                cand += _symbol_readings(img_bgr, feat, model, scale, side, [])
+            # the sizes' readings of one place: the best is kept
+            # (or clear: a black die on dark marble measures a little off black, SQ_CLEAR)
+            counted = [e for e in cand[n0:] if _square_counts(e)]
+            if counted:
+                break
         cand, sure = _sure_ones_replace(cand[:n0] + _best_per_place(counted, scale), n0, scale)
     if sure and info.get("cuts"):
         # the size detect() guessed from die-coloured blobs may be the table's (a checked cloth of
@@ -2421,7 +2425,8 @@ SQ_HOLD = (0.7, 1.25)  # sure readings this far (area ratio) from the sure ones'
 SQ_MIN_ICON = 0.55    # ... and this like it (lines across a wood-coloured table matched wood1 at 0.39-0.52)
 SQ_GUESS = (0.07, 0.09, 0.115)  # die sides (share of the picture's shorter side) searched when nothing is
 SQ_GUESS_MOST = 15               # ... read for sure and the set was taught from crops; squares per side
-SQ_GUESS_OFF = 0.15              # ... or taught from photos, those this far (log) from the photos' side as well
+SQ_GUESS_OFF = 0.15              # ... or taught from photos and nothing counts at the photos' side, those this
+                                 # far (log) from it
 
 
 def _square_strength(g: np.ndarray, s: float, signed: bool = False) -> tuple[np.ndarray, np.ndarray]:
