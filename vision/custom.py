@@ -1976,6 +1976,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
 # and photos), 19 bare squares of table were read as a blank (11 less like it than the examples
 # are like each other, third sides 0.09-0.36) and 74 dice (2 less like it: third sides 0.13, 0.98)
 BARE_FACE = 0.3
+# ... on the types that show less than the median class's symbol energy on it: third-hand seed 36's
+# orange dice show every symbol faint (a quarter of the median), its black dice the same at 3-4 times
 BARE_PLAIN = 1.0
 BARE_EDGE = 0.45
 
@@ -2132,9 +2134,10 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     shadow, too big and off its middle) read again from squares of the strongly sure readings' size
     (with none sure, of the taught photos' die size) and of 0.9 of it (REFIT_SIDES) around the
     outline's middle, at any rotation, then moved and turned a little about the best of each size
-    (that scores near the best: REFIT_SIDE_NEAR). At most REFIT_MOST places, the outlines most like
-    a face first. A place's best reading counts when plain (_plain) as it is or in the picture's
-    light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
+    (that scores near the best: REFIT_SIDE_NEAR), and again about a moved square that reads best
+    while that betters it (REFIT_CLIMB, within REFIT_REACH and REFIT_APART). At most REFIT_MOST
+    places, the outlines most like a face first. A place's best reading counts when plain (_plain)
+    as it is or in the picture's light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
     sure = [e for e in cand if e["face"] is not None]
     if sure:
         med = _sure_area(sure, like)
@@ -2215,17 +2218,17 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     fresh = [len(picks[i]) for i in range(len(todo))]  # where each place's last moved squares begin
     blanks = _blank_classes(model)
     for _ in range(REFIT_CLIMB):
-        climb = []
+        higher = []
         for i, g in enumerate(per):
             k = max(range(len(g)), key=lambda k: g[k]["_score"])
             e = g[k]
             if k >= fresh[i] and e["_icon"] >= REFIT_CLIMB_FROM and e["_icons"] is not None \
                     and model.labels[int(np.argmax(e["_icons"]))] not in blanks:
-                climb += moved(i, *at[i][k], climb=True)
-        if not climb:
+                higher += moved(i, *at[i][k], climb=True)
+        if not higher:
             break
         fresh = [len(g) for g in per]
-        read_moved(climb)
+        read_moved(higher)
     best = [max(g, key=lambda e: e["_score"]) for g in per]
     # plain as it is, or in the picture's light as the sure readings tell it
     raw = [dict(e) for e in best]
