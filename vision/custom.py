@@ -2197,9 +2197,8 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
                 out.append((i, mx, my, s, d + dd))
         return out
 
-    # the sure dice's middles other than the place's own
-    centres = [(e["x"] / scale, e["y"] / scale) for e in sure]
-    others = [[(ox, oy) for ox, oy in centres if math.hypot(ox - cx, oy - cy) > 0.5 * side] for cx, cy in todo]
+    # the sure dice's middles (their spots) other than the place's own
+    others = [[(ox, oy) for ox, oy, _ in spots if math.hypot(ox - cx, oy - cy) > 0.5 * side] for cx, cy in todo]
 
     per: list[list[dict]] = [[coarse[i * nt + j] for j in picks[i]] for i in range(len(todo))]
     at: list[list[tuple]] = [[(cx, cy) + firsts[j] for j in picks[i]] for i, (cx, cy) in enumerate(todo)]
