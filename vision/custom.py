@@ -1407,10 +1407,11 @@ def _light(sure: list[dict], model: SetModel) -> np.ndarray | None:
 def _best_cast(sure: list[dict], model: SetModel, light: np.ndarray) -> np.ndarray:
     """The light that explains the sure readings' colours best, each as any type that has its face:
     ``light`` (their median shift from the types they were read as), or the shift of one of them
-    to one such type, when that explains them RELIGHT_GAIN better. A violet die under red light
-    is read as a magenta one of its face; where most dice of a picture are such, their shift is
-    the median, and the mint dice beside them are read in a light that is not the picture's
-    (th dice-crops-25: six violet dice read as magenta under a warm cast)."""
+    to one such type, when that explains them RELIGHT_GAIN better even without the die it
+    explains best. A violet die under red light is read as a magenta one of its face; where most
+    dice of a picture are such, their shift is the median, and the mint dice beside them are read
+    in a light that is not the picture's (th dice-crops-25: six violet dice read as magenta under
+    a warm cast)."""
     tindex = {t: i for i, t in enumerate(model.types)}
     faces: dict[str, list[int]] = {}
     for t, f in model.labels:
@@ -1424,9 +1425,13 @@ def _best_cast(sure: list[dict], model: SetModel, light: np.ndarray) -> np.ndarr
     # (hypothesis, reading, type) distances in sd units, at most RELIGHT_CAP for each reading
     z = (cols[None, :, None, :] - hyps[:, None, None, :] - model.die_mu[None, None]) / model.die_sd[None, None]
     d2 = np.where(allowed[None], (z * z).sum(axis=3), np.inf).min(axis=2)
-    cost = np.minimum(d2, RELIGHT_CAP).sum(axis=1)
+    capped = np.minimum(d2, RELIGHT_CAP)
+    cost = capped.sum(axis=1)
     best = int(np.argmin(cost))
-    if best == 0 or cost[best] > cost[0] - RELIGHT_GAIN:
+    # the gain must not rest on one die: a light that only one die tells (a die in a shadow, or an
+    # outline that takes in the table) is that die's own (fh dice-crops-23: seven green dice and
+    # one off green, which the shift of green to violet made a purple one, read as violet)
+    if best == 0 or cost[best] + float(np.max(capped[0] - capped[best])) > cost[0] - RELIGHT_GAIN:
         return light
     # in that light each reading is of its nearest type: the light is their median shift from those
     zt = (cols[:, None] - hyps[best] - model.die_mu[None]) / model.die_sd[None]

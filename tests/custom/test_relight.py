@@ -179,6 +179,26 @@ def test_a_cast_is_not_swapped_when_the_median_explains_the_dice():
     assert [d["type"] for d in dice] == ["magenta"] * 3
 
 
+def test_a_cast_that_only_one_die_tells_is_not_the_pictures():
+    # fourth-hand dice seed 23 (crop examples), scene 009: seven green dice, and one reading off
+    # green (a die's side with its shadow, read as a green blank). Green's shift to violet made that
+    # one a purple blank (9 -> 3 from its types) and the others violet (0.1 -> 0.2): the cast won on
+    # that one die's gain, and seven green dice were read as violet ones
+    types = ["green", "purple", "tan", "violet"]
+    labels = [(t, f) for f in ("blank", "flag", "heart3") for t in types]
+    die_mu = np.array([[-0.36, 0.11, 4.54], [0.21, -0.21, 4.69], [0.08, 0.14, 5.04], [0.13, -0.15, 4.98]], np.float32)
+    die_sd = np.array([[0.04, 0.03, 0.22], [0.03, 0.04, 0.22], [0.04, 0.04, 0.22], [0.02, 0.04, 0.22]], np.float32)
+    model = custom.SetModel("dice", "square", types, labels, die_mu, die_sd, die_mu, die_sd,
+                            np.zeros((len(labels), 4), np.float32), np.arange(len(labels), dtype=np.int32))
+    model.icon_floor = 0.5
+    flag = [0.1] * 4 + [0.62] * 4 + [0.3] * 4
+    greens = [_reading(model, [-0.345 - d, 0.134, 4.64 + d], flag) for d in (-0.01, -0.005, 0.0, 0.0, 0.005, 0.01, 0.01)]
+    side = _reading(model, [-0.234, 0.101, 4.031], [0.6] * 4 + [0.2] * 8)
+    assert [(e["type"], e["face"]) for e in greens + [side]] == [("green", "flag")] * 7 + [("green", "blank")]
+    custom._relight(greens + [side], model)
+    assert [(e["type"], e["face"]) for e in greens] == [("green", "flag")] * 7
+
+
 def _peach_model():
     """Lime, magenta, peach and violet dice with the colours learned for third-hand dice seed 28
     (photo examples), every type with the pentagon and the drop."""
