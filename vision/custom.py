@@ -1932,6 +1932,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     cand = _table_marks_dropped(cand, feat, model, like)
     if model.shape == "square" and BARE_SHOWS:
         _bare_unshown(img_bgr, model, cand)
+    cand = _table_alike_dropped(img_bgr, feat, model, scale, cand, like)
     sure = [e for e in cand if e["face"] is not None]
     # the objects' size is the strongly sure readings' (a crowd of a cloth's dots, each weakly like
     # a face, must not outvote the dice). (_refit's squares take the median of all the strongly sure
@@ -3410,6 +3411,61 @@ def _table_marks_dropped(cand: list[dict], feat: np.ndarray, model: SetModel, li
     if model.shape != "round" or not TABLE_INSIDE or not model.info.get("loo"):
         return cand
     return [e for e in cand if e["_icon"] >= like or _table_inside(feat, e["_cnt"]) < TABLE_INSIDE]
+
+
+# a die read weakly (less like its face than the examples are like each other) whose inside is of
+# the table's colours (TABLE_INSIDE) may be a patch of the table's pattern (a cloth of grey dashes
+# read as lilac arrows: th dice-crops-40, 22 extras). The table around it is read too, at
+# TABLE_LIKE_AT squares of its size on rings TABLE_LIKE_RING of its sides out, none nearer than
+# TABLE_LIKE_CLEAR of a side to another reading; with TABLE_LIKE_MIN of them read, a reading whose
+# likeness to its face the table's best reaches TABLE_LIKE_SHARE of is of the table. Over the 78
+# stand-in dice sets, of such readings of a symbol (not a taught blank: a plain table is like one)
+# the dice's tables reached 0.66 of them at most, the 19 extras' of th dice-crops-40 0.72-1.2
+TABLE_LIKE = True
+TABLE_LIKE_AT = 24
+TABLE_LIKE_RING = (1.5, 2.5)
+TABLE_LIKE_CLEAR = 1.0
+TABLE_LIKE_MIN = 2
+TABLE_LIKE_SHARE = 0.7
+
+
+def _table_alike_dropped(img_bgr, feat: np.ndarray, model: SetModel, scale: float, cand: list[dict],
+                         like: float) -> list[dict]:
+    """Weak readings of dice of the table's colours (TABLE_INSIDE) that the table around them reads
+    as well (see TABLE_LIKE), dropped."""
+    if model.shape != "square" or not TABLE_LIKE or not model.info.get("loo"):
+        return cand
+    blanks = _blank_classes(model)
+    weak = [e for e in cand if e["face"] is not None and e["_icon"] < like and e.get("_icons") is not None
+            and (e["type"], e["face"]) not in blanks and _table_inside(feat, e["_cnt"]) >= TABLE_INSIDE]
+    if not weak:
+        return cand
+    H, W = img_bgr.shape[:2]
+    ctrs = [_centroid(e["_cnt"]) for e in cand]
+    tries = []  # (weak reading's index, square)
+    for i, e in enumerate(weak):
+        cx, cy = _centroid(e["_cnt"])
+        side = math.sqrt(e["_area"])
+        for k in range(TABLE_LIKE_AT):
+            ring = TABLE_LIKE_RING[k % len(TABLE_LIKE_RING)]
+            a = 2 * math.pi * k / TABLE_LIKE_AT
+            x, y = cx + ring * side * math.cos(a), cy + ring * side * math.sin(a)
+            if _room_for_square(x, y, side, W, H) \
+                    and all(math.hypot(x - ox, y - oy) >= TABLE_LIKE_CLEAR * side for ox, oy in ctrs):
+                tries.append((i, _square(x, y, side, 0.0)))
+    table: list[list[dict]] = [[] for _ in weak]
+    for (i, _), r in zip(tries, _entries(img_bgr, feat, [c for _, c in tries], model, scale), strict=True):
+        table[i].append(r)
+    drop = set()
+    for e, rs in zip(weak, table, strict=True):
+        k = model.labels.index((e["type"], e["face"]))
+        best = max((float(r["_icons"][k]) for r in rs if r.get("_icons") is not None), default=0.0)
+        if len(rs) >= TABLE_LIKE_MIN and best >= TABLE_LIKE_SHARE * e["_icon"]:
+            drop.add(id(e))
+        if os.environ.get("TL_DEBUG"):
+            print("TL", e["type"], e["face"], round(e["x"]), round(e["y"]), "icon", round(e["_icon"], 3),
+                  "table", round(best, 3), "n", len(rs), "drop" if id(e) in drop else "")
+    return [e for e in cand if id(e) not in drop]
 
 
 def _table_inside(feat: np.ndarray, cnt: np.ndarray) -> float:
