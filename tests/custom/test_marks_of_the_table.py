@@ -91,8 +91,9 @@ def test_a_cloth_of_dashes_is_not_read_as_dice_of_its_colour(stand_in):
     # third-hand dice seed 40 (crop examples): pale lilac dice with engraved arrows, taught under
     # lights from pink to grey, and a cream cloth ruled with grey dashes of about an arrow's length.
     # Squares of the cloth, each around a dash, read 0.61-0.66 like a lilac arrow (its examples are
-    # like each other from 0.69 up): five extras in scene 001 and four in scene 028. The cloth
-    # around each reads 0.45-0.70 like it at best: 0.71-1.10 of what the extra reads
+    # like each other from 0.69 up): one extra in scene 001 (four more such squares there were
+    # dropped by later steps) and four in scene 028. The cloth around each reads 0.45-0.70 like
+    # it at best: 0.71-1.10 of what the square reads
     reader, scenes, truth = stand_in("third_hand", 40, "dice", "crops", 29)
     for name in ("001.png", "028.png"):
         got = reader.read(cv2.imread(str(scenes / name)))["dice"]
