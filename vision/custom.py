@@ -1333,8 +1333,9 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: b
         patch = canonical_patch(img_bgr, cnt, model.shape)
         energy = icon_energy(patch, model.shape)
         # plainly no symbol (a square of a checked cloth, a bare die): not worth matching
+        # (unless the set has a blank face: a plain die may be one, plainer than its examples)
         blank = BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) > 0 \
-            and energy < BLANK_PRE * float(model.cls_energy.min())
+            and energy < BLANK_PRE * float(model.cls_energy.min()) and not _blank_classes(model)
         pre.append((cnt, patch, _body_colour(img_bgr, cnt, feat, model.shape == "square"), energy, blank))
     icons = iter(_icons_of(model, [patch for _, patch, _, _, blank in pre if not blank], jitter))
     out = []
@@ -1932,6 +1933,7 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     cand = _table_marks_dropped(cand, feat, model, like)
     if model.shape == "square" and BARE_SHOWS:
         _bare_unshown(img_bgr, model, cand)
+        cand = _blank_sides_dropped(model, scale, cand)
     cand = _table_alike_dropped(img_bgr, feat, model, scale, cand, like)
     sure = [e for e in cand if e["face"] is not None]
     # the objects' size is the strongly sure readings' (a crowd of a cloth's dots, each weakly like
@@ -2041,6 +2043,14 @@ BARE_SHOWS_STEP = 0.25
 # for showing less symbol than the blank's examples (_decide; on these 14 sets 11 more dice read
 # right, none lost, one more extra)
 BLANK_OWN = 0.45
+# ... or a face blank on most of the other types that have it, when it shows less than its type's
+# median face (fourth-hand seed 11's coral blanks, taught with the dice's sides in view: 0.68 of it)
+BLANK_SHARED = True
+# a blank read nearer than this share of the dice's side to a better reading is a die's side face
+# (_blank_sides_dropped). Over the 16 stand-in sets with a blank face, the final blank readings
+# where no die lay were 0.51-0.71 and 0.87-0.88 of a side from the nearest reading, those of blank
+# dice 0.88 and more (and 0.09-0.47 from another reading of the same die)
+BLANK_APART = 0.8
 
 
 def _blank_classes(model: SetModel) -> set[tuple[str, str]]:
@@ -2052,10 +2062,20 @@ def _blank_classes(model: SetModel) -> set[tuple[str, str]]:
     if cached is not None and cached[0] == key:
         return cached[1]
     out = set()
+    med = {}
     for c, (t, f) in enumerate(model.labels):
         own = [float(model.cls_energy[k]) for k, (t2, _) in enumerate(model.labels) if t2 == t]
-        if len(own) >= 2 and model.cls_energy[c] < BLANK_OWN * float(np.median(own)):
+        med[t] = float(np.median(own))
+        if len(own) >= 2 and model.cls_energy[c] < BLANK_OWN * med[t]:
             out.add((t, f))
+    if BLANK_SHARED:
+        # a face blank on most of the other types that have it is blank on this one too when it
+        # shows less than the type's median face (its examples taken with the die's sides in view)
+        for c, (t, f) in enumerate(model.labels):
+            others = [t2 for t2, f2 in model.labels if f2 == f and t2 != t]
+            if (t, f) not in out and others and model.cls_energy[c] < med[t] \
+                    and sum((t2, f) in out for t2 in others) > len(others) / 2:
+                out.add((t, f))
     model._blank_cache = (key, out)  # (kept while the classes' energies are the same)
     return out
 
@@ -2079,6 +2099,24 @@ def _bare_unshown(img_bgr, model: SetModel, cand: list[dict]) -> None:
             e["face"], e["_blank"] = None, True
             e["reason"] = "no symbol can be seen on it"
             e["confidence"] = min(e.get("confidence", 0.0), 0.5)
+
+
+def _blank_sides_dropped(model: SetModel, scale: float, cand: list[dict]) -> list[dict]:
+    """``cand`` without the readings of a blank face nearer than BLANK_APART of the dice's side to
+    a better reading of a face: a die seen from one side shows its side face, a bare square of its
+    colour, beside its top, and dice do not lie on each other."""
+    blank = _blank_classes(model)
+    faced = [e for e in cand if e["face"] is not None]
+    sides = [math.sqrt(e["_area"]) for e in faced if (e["type"], e["face"]) not in blank]
+    if not BLANK_APART or not sides or not any((e["type"], e["face"]) in blank for e in faced):
+        return cand
+    reach = BLANK_APART * float(np.median(sides)) * scale
+
+    def beside(e: dict) -> bool:
+        return any(o is not e and math.hypot(o["x"] - e["x"], o["y"] - e["y"]) < reach
+                   and o["_score"] > e["_score"] for o in faced)
+
+    return [e for e in cand if e["face"] is None or (e["type"], e["face"]) not in blank or not beside(e)]
 
 
 def _side_edges(gx: np.ndarray, gy: np.ndarray, cnt: np.ndarray, steps: bool = False) -> list[float]:
@@ -2129,6 +2167,9 @@ REFIT_APART = 0.8         # ... nor nearer than this to another sure die's middl
 # 0.65-0.93 like their faces; of 11 readings where no die lay (strips of table beside a die, a
 # cloth's dots) or of a die as another face, 6 were 0.55-0.58 like a face, 5 were 0.64-0.68
 REFIT_MIN_ICON = 0.62
+REFIT_BLANK_ICON = 0.55   # ... or this, as a blank (no symbol: less like its examples; fourth-hand dice-photos-23's
+                          # blank dice seen from one side, their top read 0.57-0.61 like it). _bare_unshown and
+                          # _blank_sides_dropped judge it
 REFIT_WEAK = 2            # weakly sure readings (less like their face than the examples are like each other) read
                           # again, at most, the least like first: a reading from a square replaces one when it
                           # scores better (a die outlined with its side, its symbol off the middle)
@@ -2241,10 +2282,12 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     found = []
     for i, (e, r) in enumerate(zip(best, raw, strict=True)):
         # where a die is read weakly, a reading as like its face as the examples are like each other
-        least = REFIT_MIN_ICON if i < n_unsure else like
-        if _plain(e) and e["_icon"] >= least:
+        # (or, as a blank, REFIT_BLANK_ICON: it has no symbol to be like)
+        least = [like if i >= n_unsure else REFIT_BLANK_ICON if (x["type"], x["face"]) in blanks else REFIT_MIN_ICON
+                 for x in (e, r)]
+        if _plain(e) and e["_icon"] >= least[0]:
             found.append(e)
-        elif _plain(r) and r["_icon"] >= least:
+        elif _plain(r) and r["_icon"] >= least[1]:
             found.append(r)
     # (two places of one die, its outline and its top's, may climb to squares of it: the best counts)
     return _merge_readings(cand, _best_per_place(found, scale), scale) if found else cand

@@ -113,6 +113,45 @@ def test_blank_classes_are_the_faces_with_little_symbol_for_their_type():
     assert custom._blank_classes(m) == {("orange", "blank")}
 
 
+def test_a_face_blank_on_the_other_types_is_blank_on_one_taught_with_its_sides_in_view():
+    # fourth-hand seed 11: the coral blanks' examples show the dice's sides (0.68 of the coral median
+    # face's symbol energy), the red and lime blanks none (0.05-0.2 of theirs). A coral die with its
+    # blank up was doubted for showing little symbol, as if a faint face of another kind
+    m = _blank_model()
+    m.types = ["coral", "lime", "red"]
+    m.labels = [(t, f) for t in m.types for f in ("blank", "bolt", "cup", "moon")]
+    m.cls_energy = np.array([0.18, 0.18, 0.43, 0.26, 0.03, 0.2, 0.46, 0.27, 0.05, 0.37, 0.85, 0.48], np.float32)
+    assert custom._blank_classes(m) == {("coral", "blank"), ("lime", "blank"), ("red", "blank")}
+    # ... but not when it shows more than the type's median face (a symbol of its own there), nor
+    # when the face is blank on only one of the other two types (a coral bolt printed faint)
+    m.cls_energy = np.array([0.5, 0.18, 0.43, 0.26, 0.03, 0.2, 0.46, 0.27, 0.05, 0.37, 0.85, 0.48], np.float32)
+    assert custom._blank_classes(m) == {("lime", "blank"), ("red", "blank")}
+    m.labels = [(t, f) for t in m.types for f in ("bolt", "blank", "cup", "moon")]
+    m.cls_energy = np.array([0.1, 0.5, 0.43, 0.26, 0.2, 0.03, 0.46, 0.27, 0.37, 0.05, 0.85, 0.48], np.float32)
+    assert ("lime", "bolt") not in custom._blank_classes(m) and ("coral", "bolt") in custom._blank_classes(m)
+
+
+def _reading(typ: str, face: str | None, x: float, y: float, score: float) -> dict:
+    return {"type": typ, "face": face, "x": x, "y": y, "_area": 60.0 ** 2, "_score": score}
+
+
+def test_a_blank_beside_a_better_reading_is_a_dies_side_face():
+    m = _blank_model()
+    star = _reading("blue", "star", 100, 100, 0.9)
+    side = _reading("orange", "blank", 140, 120, 0.5)      # 0.75 of a side from the star: its side face
+    apart = _reading("orange", "blank", 100, 170, 0.5)     # 1.17 of a side off: a die of its own
+    twin = _reading("orange", "blank", 103, 185, 0.45)     # another, weaker reading of that die
+    other = _reading("orange", None, 150, 90, 0.0)         # unread: not judged
+    kept = custom._blank_sides_dropped(m, 1.0, [star, side, apart, twin, other])
+    assert kept == [star, apart, other]
+    # a blank better than the reading beside it (a side face's symbol read weakly) stays
+    weak_side = _reading("blue", "star", 100, 100, 0.3)
+    assert custom._blank_sides_dropped(m, 1.0, [weak_side, side]) == [weak_side, side]
+    # the working picture's scale: the same places in a picture read at half size
+    half = [dict(e, _area=30.0 ** 2) for e in (star, side)]
+    assert custom._blank_sides_dropped(m, 2.0, half) == [half[0]]
+
+
 def test_a_face_printed_faint_on_one_type_is_bare_only_on_that_type():
     # third-hand seed 36: its orange dice show every symbol faint (a quarter of the median class's
     # symbol), its black dice the same symbols at three times the median. A black die's arrow, found
