@@ -48,3 +48,23 @@ def test_the_climb_does_not_wander_onto_a_side_face(stand_in):
     for t in truth["010.png"]:
         assert read_near(got, t) == [(t["type"], t["face"])], (t, got)
     assert len(got) == len(truth["010.png"]), got
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("seed", "scenes", "names"), [(23, 40, ("037.png", "039.png")), (15, 27, ("007.png", "026.png"))])
+def test_a_blank_die_seen_from_one_side_or_plainer_than_its_examples_is_read_as_its_blank(stand_in, seed, scenes, names):
+    # fourth-hand seed 23, photo examples: two tan dice with their blank up, seen from one side (a
+    # heart on the side in view). The outline with the side read as no face; squares of the top read
+    # 0.57-0.59 like the tan blank, less than a face with a symbol must be (REFIT_MIN_ICON), and the
+    # dice were missed. Seed 15, photo examples: grey dice with their blank up, smoother than the
+    # blank's examples (under BLANK_PRE of the faintest face's symbol energy), were not matched at
+    # all and were reported as seen, not read
+    reader, scenes_dir, truth = stand_in("fourth_hand", seed, "dice", "photos", scenes)
+    blanks = 0
+    for name in names:
+        got = reader.read(cv2.imread(str(scenes_dir / name)))["dice"]
+        for t in truth[name]:
+            assert read_near(got, t) == [(t["type"], t["face"])], (name, t, got)
+            blanks += t["face"] == "blank"
+        assert len(got) == len(truth[name]), (name, got)
+    assert blanks >= 2
