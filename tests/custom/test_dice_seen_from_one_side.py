@@ -56,9 +56,9 @@ def test_a_blank_die_seen_from_one_side_or_plainer_than_its_examples_is_read_as_
     # fourth-hand seed 23, photo examples: two tan dice with their blank up, seen from one side (a
     # heart on the side in view). The outline with the side read as no face; squares of the top read
     # 0.57-0.59 like the tan blank, less than a face with a symbol must be (REFIT_MIN_ICON), and the
-    # dice were missed. Seed 15, photo examples: grey dice with their blank up, smoother than the
-    # blank's examples (under BLANK_PRE of the faintest face's symbol energy), were not matched at
-    # all and were reported as seen, not read
+    # dice were missed. Seed 15, photo examples: grey and slate dice with their blank up, smoother
+    # than the blank's examples (under BLANK_PRE of the faintest face's symbol energy), were not
+    # matched at all: two were reported as seen, not read, one was missed
     reader, scenes_dir, truth = stand_in("fourth_hand", seed, "dice", "photos", scenes)
     blanks = 0
     for name in names:
