@@ -1534,6 +1534,7 @@ def _as_token(e: dict) -> dict:
 
 BLANK_CROWD = 2     # more bare die-like patches than this many per read die (plus 4) are a pattern of the table
 BLANK_PRE = 0.25     # a patch with less symbol energy than this share of the faintest face's is blank
+                     # (in a set with no blank face: see _entries)
 HOLD_Q = 0.85        # a sure reading of an outline this well shaped is not looked at again
 KEEP_SIZE = (0.35, 2.8)  # readings of this share of the median area are kept (others are parts or merges)
 WEAK_BIG = 2.3       # ... and weak readings of tokens (less like their face than the examples) up to this share
@@ -2054,7 +2055,9 @@ BLANK_APART = 0.8
 
 
 def _blank_classes(model: SetModel) -> set[tuple[str, str]]:
-    """The (type, face) classes with no symbol: BLANK_OWN of the symbol energy of their type's median face."""
+    """The (type, face) classes with no symbol: BLANK_OWN of the symbol energy of their type's median
+    face, at most; or less than its median face's, of a face with no symbol on most of the other
+    types that have it (BLANK_SHARED)."""
     if model.cls_energy is None or not len(model.cls_energy):
         return set()
     key = model.cls_energy.tobytes()
@@ -2281,14 +2284,17 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     _relight(best, model, judges=sure)
     found = []
     for i, (e, r) in enumerate(zip(best, raw, strict=True)):
-        # where a die is read weakly, a reading as like its face as the examples are like each other
-        # (or, as a blank, REFIT_BLANK_ICON: it has no symbol to be like)
-        least = [like if i >= n_unsure else REFIT_BLANK_ICON if (x["type"], x["face"]) in blanks else REFIT_MIN_ICON
-                 for x in (e, r)]
-        if _plain(e) and e["_icon"] >= least[0]:
-            found.append(e)
-        elif _plain(r) and r["_icon"] >= least[1]:
-            found.append(r)
+        # where no face was read, a reading REFIT_MIN_ICON like its face (a blank REFIT_BLANK_ICON:
+        # it has no symbol to be like); where a die is read weakly, as like its face as the examples
+        # are like each other
+        for x in (e, r):
+            if i >= n_unsure:
+                least = like
+            else:
+                least = REFIT_BLANK_ICON if (x["type"], x["face"]) in blanks else REFIT_MIN_ICON
+            if _plain(x) and x["_icon"] >= least:
+                found.append(x)
+                break
     # (two places of one die, its outline and its top's, may climb to squares of it: the best counts)
     return _merge_readings(cand, _best_per_place(found, scale), scale) if found else cand
 
