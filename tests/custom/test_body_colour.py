@@ -42,3 +42,25 @@ def test_a_small_symbol_leaves_the_colour_as_it_was():
     img, cnt = _die(15)
     feat = custom.colour_features(cv2.GaussianBlur(img, (0, 0), 1.2))
     assert np.allclose(custom._body_colour(img, cnt, feat), custom._body_colour(img, cnt, feat, split=True))
+
+
+def _glared(strength: float) -> tuple[np.ndarray, np.ndarray]:
+    """A slate die with a soft band of glare (white light added) across its right part."""
+    img, cnt = _die(15)
+    f = img.astype(np.float32)
+    xs = np.arange(200, dtype=np.float32)
+    glare = strength * np.clip((xs - 70) / 60, 0, 1)  # none left of x = 70, full from x = 130
+    f[50:151, 50:151] += glare[None, 50:151, None]
+    return np.clip(f, 0, 255).astype(np.uint8), cnt
+
+
+def test_glare_over_part_of_a_die_does_not_pale_its_colour():
+    # fourth-hand seed 22: slate dice with a band of glare read as grey ones (5 over its two sets)
+    img, cnt = _glared(110)
+    feat = custom.colour_features(img)
+    plain = custom._body_colour(img, cnt, feat)
+    body = custom._body_colour(img, cnt, feat, split=True)
+    z_plain = np.abs(plain - _slate()) / custom.CONSENSUS_SCALE
+    z_body = np.abs(body - _slate()) / custom.CONSENSUS_SCALE
+    assert z_plain.max() > 1.0, plain  # the glare paled the ring's median
+    assert z_body.max() < 0.5 * z_plain.max(), (body, plain)
