@@ -1060,11 +1060,12 @@ def _body_colour(img_bgr: np.ndarray, cnt: np.ndarray, feat: np.ndarray, split: 
 BODY_SPLIT = True      # (reading costs 7 % more: fh dice-crops-7, 12 scenes, median 958 -> 1025 ms)
 BODY_SPLIT_D = 3.0     # two clusters this far apart (CONSENSUS_SCALE units) are a body and a symbol ...
 BODY_SPLIT_MIN = 0.15  # ... when the smaller holds at least this share of the ring
-BODY_DARK = 0.7        # ... and on this share of the body's pixels, the darkest: glare pales a part of a die
-# (fourth-hand seed 22: slate dice under a band of glare read as grey ones, 4 in its crops set; over the
-# 78 stand-in dice sets 20129 -> 20139 of 20224 right, wrong 30 -> 22, extras 40 -> 46, abstentions where
-# no die lies on a mottled cloth most of them. The darker share as the ring's lightness smoothed at a
-# tenth of a side tells it, not each pixel's: 20135, extras 46)
+BODY_DARK = 0.7        # a die's colour (``split``) is the median of this share of its body's pixels, the
+# darkest: glare pales a part of a die (fourth-hand seed 22: slate dice under a band of glare read as grey
+# ones, 4 in its crops set). Over the 78 stand-in dice sets 20129 -> 20139 of 20224 right, wrong 30 -> 22,
+# extras 40 -> 46 (7 of the 13 new ones abstentions where no die lies, 5 of them on fourth-hand seed 11's
+# cloths, near its dice's colours). The darker share by the ring's lightness smoothed a tenth of a side
+# (glare is wide, a cloth's grain fine): 20135, extras 46.
 
 
 def _two_colours(f: np.ndarray) -> np.ndarray | None:
