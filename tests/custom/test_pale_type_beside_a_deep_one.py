@@ -21,3 +21,15 @@ def test_coral_blanks_are_not_read_as_red_ones(stand_in):
     for name, t, near in seen:
         assert near == [("coral", "blank")], (name, t, near)
     assert len(seen) == 6
+
+
+@pytest.mark.long
+def test_coral_blanks_paled_by_the_light_are_coral_not_washed_out_red(stand_in):
+    # coral blanks paled further by the light (more than DESAT_EXPLAINED from coral) were abstained
+    # on between coral and a washed-out red: a colour nearest a taught type that is itself another
+    # type half washed out is that taught type (WASHED_PAIR). Three such blanks in scenes 1 and 25
+    reader, scenes, truth = stand_in("fourth_hand", 11, "dice", "crops", 40)
+    seen = reads_of(reader, scenes, truth, ("001.png", "025.png"), ("coral", "blank"))
+    for name, t, near in seen:
+        assert near == [("coral", "blank")], (name, t, near)
+    assert len(seen) == 3
