@@ -2003,6 +2003,8 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
             out.append(e)
     if model.shape == "round":
         out = _side_by_side(out, like, scale)
+    elif ONE_READING:
+        out = _one_reading_per_die(out, scale)
     if out:
         # the squares of a checkered cloth about a die's size read as dice (oh dice-photos-14: 3
         # reported): a die is one of a kind where it lies, a square has copies all around
@@ -2010,6 +2012,21 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
         out = [e for i, e in enumerate(out) if not _tile(img_bgr, e["_cnt"], ctrs[:i] + ctrs[i + 1:])]
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
+
+
+ONE_READING = True  # (False: off) over the 78 stand-in dice sets 5 extras fewer: fh crops-13, crops-22,
+                    # photos-21 one each, photos-22 two (dice read twice)
+
+
+def _one_reading_per_die(readings: list[dict], scale: float) -> list[dict]:
+    """One die, one reading: of sure readings whose centres lie in one die (outlines of one die
+    that fell into two places: fourth-hand dice-photos-22 scene 18, a grey die read twice from
+    outlines 66 and 71 pixels wide about one centre) the best is kept, and an unsure reading
+    centred in a sure one's die is dropped."""
+    sure = _best_per_place([e for e in readings if e["face"] is not None], scale)
+    keep = {id(e) for e in sure}
+    spots = _spots(sure, scale)
+    return [e for e in readings if id(e) in keep or (e["face"] is None and _free(e["_cnt"], spots))]
 
 
 # a face with no symbol (a taught blank: its examples' symbol energy this share of the median face's,
