@@ -624,8 +624,8 @@ DESAT_SD = 0.35
 DESAT_EXPLAINED = 2.0  # ... a die's colour this near (d2) a taught type's is not also taken as another type washed out
 # ... nor one nearest a taught type that is another type washed out by a factor in WASHED_PAIR
 # (coral, red at 0.55), within this distance (d2). Over the 78 stand-in dice sets 20139 -> 20142
-# of 20224 read right, abstained 21 -> 18, extras 46 -> 44 (fourth-hand seed 11 crops +3, a coral
-# die; seed 6 crops -2, a cyan die paled by the light read as a sky one)
+# of 20224 read right, abstained 21 -> 18, extras 46 -> 44 (fourth-hand seed 11 crops +3, coral
+# blanks; seed 6 crops -2, two cyan dice paled by the light read as sky ones)
 WASHED_TAUGHT = 8.0
 WASHED_PAIR = (0.4, 0.8)  # (None: off)
 
