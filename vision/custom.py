@@ -89,6 +89,7 @@ Entry points: ``learn(examples) -> (SetModel, warnings)``, ``read(image, model) 
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import math
@@ -1331,7 +1332,7 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float, in
     res["energy"] = energy
     if d2[cls_t[b]] > COLOUR_MAX_D2:
         res["reason"] = "its colour matches none of the taught types"
-    elif (model.cls_energy is not None and energy < BLANK_RATIO * float(model.cls_energy[b])
+    elif (model.cls_energy is not None and energy < BLANK_RATIO * _SOFTNESS.get() * float(model.cls_energy[b])
           and icon[b] < model.icon_floor + BLANK_STRONG  # faint under glare, yet plainly that symbol
           and (typ, face) not in _blank_classes(model)):  # a taught blank: less to see is no doubt
         res["reason"] = "no symbol can be seen on it"
@@ -1370,7 +1371,7 @@ def _entries(img_bgr, feat, cnts: list, model: SetModel, scale: float, jitter: b
         # plainly no symbol (a square of a checked cloth, a bare die): not worth matching
         # (unless the set has a blank face: a plain die may be one, plainer than its examples)
         blank = BLANK_PRE > 0 and model.cls_energy is not None and len(model.cls_energy) > 0 \
-            and energy < BLANK_PRE * float(model.cls_energy.min()) and not _blank_classes(model)
+            and energy < BLANK_PRE * _SOFTNESS.get() * float(model.cls_energy.min()) and not _blank_classes(model)
         pre.append((cnt, patch, _body_colour(img_bgr, cnt, feat, model.shape == "square"), energy, blank))
     icons = iter(_icons_of(model, [patch for _, patch, _, _, blank in pre if not blank], jitter))
     out = []
@@ -1708,7 +1709,45 @@ def _sure_area(sure: list[dict], like: float, more_like_half: bool = False) -> f
     return float(np.median([e["_area"] for e in ref]))
 
 
+# A picture softer than the taught ones (dice a third of the examples' size, or out of focus) shows
+# every symbol with less edge: the faint embossed symbols of other-hand's slate dice on a checked
+# cloth (dice-crops-40 scene 36) fell under BLANK_RATIO of their faces' and were read as bare. Once
+# SOFT_MIN_SURE strongly sure readings tell it, symbols are judged bare against the share of their
+# faces' energy those show (their median), SOFT_FLOOR at least
+SOFT = True
+SOFT_MIN_SURE = 3
+SOFT_FLOOR = 0.5
+_SOFTNESS: contextvars.ContextVar[float] = contextvars.ContextVar("softness", default=1.0)
+
+
+def _softness(cand: list[dict], model: SetModel, like: float) -> float:
+    """How much of their faces' symbol energy (as taught) the strongly sure readings show: their
+    median share, within SOFT_FLOOR and 1; 1 when fewer than SOFT_MIN_SURE tell it."""
+    if model.cls_energy is None:
+        return 1.0
+    blanks = _blank_classes(model)
+    shares = []
+    for e in cand:
+        if e["face"] is None or e["_icon"] < like or (e["type"], e["face"]) in blanks:
+            continue
+        taught = float(model.cls_energy[model.labels.index((e["type"], e["face"]))])
+        if taught > 0:
+            shares.append(e["_energy"] / taught)
+    if len(shares) < SOFT_MIN_SURE:
+        return 1.0
+    return float(np.clip(np.median(shares), SOFT_FLOOR, 1.0))
+
+
 def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
+    """The readings of a picture (see _read_passes), symbols judged bare in its own softness."""
+    token = _SOFTNESS.set(1.0)
+    try:
+        return _read_passes(img_bgr, feat, model, scale)
+    finally:
+        _SOFTNESS.reset(token)
+
+
+def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: float) -> list[dict]:
     cand = []
     info: dict = {}
     seen: list[dict] = []  # every unsure reading of an outline (see _refit)
@@ -1744,6 +1783,15 @@ def _read_once(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: fl
     classify(detect(img_bgr, model, feat=feat, flat=False, info=info))
     # (the letters of a word printed on the cloth, read as tokens, would give a letter's size)
     cand = _table_marks_dropped(cand, feat, model, like)
+    if SOFT and model.shape == "square":
+        soft = _softness(cand, model, like)
+        if soft < 1.0:
+            # the picture is softer than the taught ones: readings judged bare are judged again
+            _SOFTNESS.set(soft)
+            for e in cand:
+                if e.get("_blank") and e["_icons"] is not None:
+                    _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, e["_col"]), e["_energy"],
+                                             e["_ink"]), model)
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
     if not sure and info.get("cuts"):
@@ -4142,7 +4190,8 @@ def _read_search(model: SetModel, orig: np.ndarray, k: int, c: int, t: int, src:
 def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tindex, ucols, energies) -> int:
     """In whole-photo examples the first guess of the object may be a shape of the table: read the
     photo with the learned model and keep the outline that best matches the other examples of its
-    face (of the type's colour, of any colour, or of the reader's own readings). Updates the descriptors, patches, colours and energies in place; returns how many moved."""
+    face (of the type's colour, of any colour, or of the reader's own readings). Updates the
+    descriptors, patches, colours and energies in place; returns how many moved."""
     moved = 0
     for k, e in enumerate(used):
         orig = originals[uidx[k]].image
