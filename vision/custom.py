@@ -1710,8 +1710,9 @@ def _sure_area(sure: list[dict], like: float, more_like_half: bool = False) -> f
 
 
 # A picture softer than the taught ones (dice a third of the examples' size, or out of focus) shows
-# every symbol with less edge: the faint embossed symbols of other-hand's slate dice on a checked
-# cloth (dice-crops-40 scene 36) fell under BLANK_RATIO of their faces' and were read as bare. Once
+# every symbol with less edge: the faint embossed symbol of an other-hand slate die on a checked
+# cloth (dice-crops-40 scene 36: a hex) showed 0.39 of its face's, under BLANK_RATIO, and the die was
+# missed as bare, though 0.74 like the hex and 0.25 ahead of the next face. Dice only. Once
 # SOFT_MIN_SURE strongly sure readings tell it, symbols are judged bare against the share of their
 # faces' energy those show (their median), SOFT_FLOOR at least
 SOFT = True
@@ -4206,14 +4207,16 @@ def _relocate(model: SetModel, originals, used, uidx, patches, src, lindex, tind
         best = _photo_search(model, orig, k, c, t, src)
         if best is None or best[0] < cur + RELOCATE_GAIN:
             best = _any_colour_search(model, orig, k, c, t, src)
-            if (best is None or best[0] < max(cur + RELOCATE_GAIN, RECOVER_MIN)) \
+            if (best is None or best[0] < max(cur + RELOCATE_GAIN, RECOVER_MIN)) and model.kind == "dice" \
                     and model.labels[c] not in _blank_classes(model):
                 # a die on a table of its own colour: the reader outlines it by its edges
                 # (fourth-hand dice-photos-23: a purple heart on purple felt). Its symbol is
                 # learned from there, its colour is not: the reader chose that outline for
                 # being of the type's colour, which would only narrow the colour learned (with
                 # the reading's colour, fh dice-photos-15 read 2 dice fewer). Not for a blank:
-                # any bare patch of the table matches it. Over the 78 stand-in dice sets, 2 dice more
+                # any bare patch of the table matches it. Over the 78 stand-in dice sets, 2 dice
+                # more. Dice only: on 7 of 18 token sets taught from photos it finds outlines
+                # matching 0.52-0.94, and token sets were not measured with it
                 best = _read_search(model, orig, k, c, t, src)
                 if best is not None:
                     best = (best[0], best[1], ucols[k])
