@@ -1351,6 +1351,13 @@ def _decide(model: SetModel, icon: np.ndarray, d2: np.ndarray, energy: float, in
     return res
 
 
+def _redecide(model: SetModel, e: dict, col: np.ndarray | None = None, icons: np.ndarray | None = None) -> dict:
+    """The reading ``e`` decided again (_decide) from what it holds, in the colour ``col`` or with the
+    likenesses ``icons`` instead of its own when given."""
+    return _decide(model, e["_icons"] if icons is None else icons,
+                   _colour_d2(model, e["_col"] if col is None else col), e["_energy"], e.get("_ink"))
+
+
 def _confidence(model: SetModel, icon: float, margin: float) -> float:
     """A sure reading's confidence: how far ahead of the next face, and how far above the floor."""
     return round(float(np.clip(0.5 + 5.0 * margin, 0.0, 0.99) * np.clip((icon - model.icon_floor) * 4 + 0.5, 0, 1)), 3)
@@ -1502,7 +1509,7 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
                 # white die read as a purple one of its face in dim light)
                 continue
             col = e["_col"] - light
-            r = _decide(model, e["_icons"], _colour_d2(model, col), e["_energy"], e.get("_ink"))
+            r = _redecide(model, e, col)
             if r["face"] is None and e["face"] is not None and e["_d2"] <= RELIGHT_KEEP_D2:
                 continue  # plainly of its type as it is, of none in that light: the cast is not its own
             if e["face"] is not None and r["type"] != e["type"] and r["colour_d2"] > RELIGHT_NEW_D2:
@@ -1791,8 +1798,7 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
             _SOFTNESS.set(soft)
             for e in cand:
                 if e.get("_blank") and e["_icons"] is not None:
-                    _set_decision(e, _decide(model, e["_icons"], _colour_d2(model, e["_col"]), e["_energy"],
-                                             e["_ink"]), model)
+                    _set_decision(e, _redecide(model, e), model)
     # objects of one set are about the same size in one picture: judge sizes by the sure ones
     sure = [e for e in cand if e["face"] is not None]
     if not sure and info.get("cuts"):
@@ -2709,7 +2715,7 @@ def _doubt_retry(img_bgr, model: SetModel, cand: list[dict]) -> None:
     icons = _icons_of(model, patches)
     for i, e in enumerate(doubt):
         mean = (e["_icons"] + icons[2 * i] + icons[2 * i + 1]) / 3.0
-        r = _decide(model, mean, _colour_d2(model, e["_col"]), e["_energy"], e.get("_ink"))
+        r = _redecide(model, e, icons=mean)
         _set_decision(e, r, model)
         e["_icons"] = mean
 
