@@ -1520,6 +1520,67 @@ def _relight(cand: list[dict], model: SetModel, judges: list[dict] | None = None
     return cand
 
 
+PAIR_SPLIT = True
+PAIR_D2 = 12.0     # two types this close in colour (their means' d2 in their pooled sd) ...
+PAIR_CHROMA = 0.6  # ... that differ mostly in chroma (this share of that d2 at least: light and shadow move
+                   # a die's brightness far more than its hue)
+PAIR_GAP = 0.5     # a picture's dice of the two, along the line from one type's colour to the other's (its
+                   # length 1), fall into two groups this far apart ...
+PAIR_SPREAD = 0.35  # ... each no wider than this ...
+PAIR_FIT = (0.6, 1.6)  # ... and their middles about 1 apart: a light may draw the types' colours closer or apart
+
+
+def _pair_split(cand: list[dict], model: SetModel) -> None:
+    """Dice of two types of close colour told apart in one picture. Across the examples' pictures
+    the two types' colours overlap (amber and yellow in warmer or colder light), but under one light
+    the dice of a type lie close together, and those of the other as far from them as the types'
+    colours are apart. When a picture's dice read as either (or unsure between them) fall into two
+    such groups, the group nearer each type is of it: each die is decided again in the light that
+    puts the groups on their types (fh dice-photos-12 scene 21: two amber dice of chroma a
+    0.10-0.13, between amber's 0.14 and yellow's 0.06, were read as yellow beside a yellow die of
+    0.03)."""
+    if model.kind != "dice" or len(model.types) < 2:
+        return
+    mu, sd = model.die_mu, model.die_sd
+    faces = {t: {f for tt, f in model.labels if tt == t} for t in model.types}
+    for a in range(len(model.types)):
+        for b in range(a + 1, len(model.types)):
+            s = np.sqrt((sd[a] ** 2 + sd[b] ** 2) / 2)
+            axis = (mu[b] - mu[a]) / s
+            d2 = float(axis @ axis)
+            if d2 > PAIR_D2 or float(axis[:2] @ axis[:2]) < PAIR_CHROMA * d2:
+                continue
+            ta, tb = model.types[a], model.types[b]
+            both = faces[ta] & faces[tb]
+            group = [e for e in cand if e.get("_icons") is not None and e.get("type") in (ta, tb)
+                     and _face_or_doubt(e) in both]
+            if len(group) < 2:
+                continue
+            pos = np.array([float(((e["_col"] - mu[a]) / s) @ axis) / d2 for e in group])
+            order = np.argsort(pos)
+            p = pos[order]
+            k = int(np.argmax(np.diff(p)))
+            low, high = p[:k + 1], p[k + 1:]
+            if (p[k + 1] - p[k] < PAIR_GAP or low[-1] - low[0] > PAIR_SPREAD or high[-1] - high[0] > PAIR_SPREAD
+                    or not PAIR_FIT[0] <= float(high.mean() - low.mean()) <= PAIR_FIT[1]):
+                continue
+            typ = {int(i): (a if j <= k else b) for j, i in enumerate(order)}
+            light = np.median([group[i]["_col"] - mu[t] for i, t in typ.items()], axis=0)
+            for i, t in typ.items():
+                e = group[i]
+                r = _redecide(model, e, e["_col"] - light)
+                if r["face"] is not None and r["type"] == model.types[t]:
+                    _set_decision(e, r, model)
+
+
+def _face_or_doubt(e: dict) -> str | None:
+    """The face of the reading ``e``; of an abstention unsure between two classes, the face of the
+    first of them (None for any other abstention)."""
+    if e["face"] is not None:
+        return e["face"]
+    return (e.get("alt") or [None, None])[1] if e.get("reason", "").startswith("unsure between") else None
+
+
 _BLAS: ThreadpoolController | None = None
 
 
@@ -2065,6 +2126,8 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         # reported): a die is one of a kind where it lies, a square has copies all around
         ctrs = [_centroid(e["_cnt"]) for e in out]
         out = [e for i, e in enumerate(out) if not _tile(img_bgr, e["_cnt"], ctrs[:i] + ctrs[i + 1:])]
+    if PAIR_SPLIT:
+        _pair_split(out, model)
     out.sort(key=lambda e: (e["y"], e["x"]))
     return out
 
