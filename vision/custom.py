@@ -1762,10 +1762,19 @@ def _sure_ones_replace(cand: list[dict], n0: int, scale: float) -> tuple[list[di
     return [e for e in cand[:n0] if _free(e["_cnt"], spots)] + new, new
 
 
-def _sure_area(sure: list[dict], like: float, more_like_half: bool = False) -> float:
+# Tokens' size in a picture (``weighted``): each strongly sure reading counts by how much more like
+# its face it is than the examples are like each other. The letters of a cloth printed with words,
+# read as tokens a little more like their faces than that, outnumbered two tokens read 0.97 and 0.99
+# like theirs (fourth-hand tokens-crops-27 scene 37: nine letters of 576-2334 pixels, the tokens
+# 3265; the plain median, about 1100, dropped both tokens as too big and kept the letters)
+TOKEN_SIZE_WEIGHT = True
+
+
+def _sure_area(sure: list[dict], like: float, more_like_half: bool = False, weighted: bool = False) -> float:
     """The objects' size (area) in a picture: the median of the strongly sure readings' (as like
     their face as the examples are like each other; all sure ones if none is), with
-    ``more_like_half`` (the final size check of dice) of the more like half of them. A crowd of
+    ``more_like_half`` (the final size check of dice) of the more like half of them, with ``weighted``
+    (that of tokens) weighted by likeness (TOKEN_SIZE_WEIGHT). A crowd of
     weakly sure readings of the table's pattern must not outvote the dice (fourth-hand
     dice-photos-7 scene 6: three dice 0.82-0.91 like their faces, three letters of a printed cloth,
     a quarter of their size, 0.60-0.63, with like = 0.58; the median of all six, half a die's, kept
@@ -1774,6 +1783,11 @@ def _sure_area(sure: list[dict], like: float, more_like_half: bool = False) -> f
     ref = [e for e in sure if e["_icon"] >= like] or sure
     if more_like_half:
         ref = sorted(ref, key=lambda e: -e["_icon"])[:(len(ref) + 1) // 2]
+    if weighted and TOKEN_SIZE_WEIGHT:
+        ref = sorted(ref, key=lambda e: e["_area"])
+        w = np.cumsum([max(e["_icon"] - like, 0.0) for e in ref])
+        if w[-1] > 0:
+            return float(ref[int(np.searchsorted(w, 0.5 * w[-1]))]["_area"])
     return float(np.median([e["_area"] for e in ref]))
 
 
@@ -2058,6 +2072,9 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         # plain as it is, or in the picture's light as the sure readings tell it (a peach die in
         # warm light is orange)
         raw = [dict(e) for e in cand[n0:]]
+        blanks = _blank_classes(model)
+        symbol = {id(e) for e, r in zip(cand[n0:], raw, strict=True)
+                  if r["face"] is not None and (r["type"], r["face"]) not in blanks}
         _relight(cand[n0:], model, judges=cand[:n0])
         for e, r in zip(cand[n0:], raw, strict=True):
             if not _plain(e):
@@ -2077,6 +2094,11 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         for e in cand[n0:]:
             if id(e) not in kept:
                 e["face"] = None
+        # a square read as a face with a symbol, not plainly enough to count (a die the colour of the
+        # table, the square taking in its side), is an unsure reading of its place: _refit may read
+        # it better (SQ_SEEN). Not one read as a bare face: a square of a table of a die's colour
+        if SQ_SEEN:
+            seen.extend(e for e in cand[n0:] if e["face"] is None and id(e) in symbol)
         # (an earlier reading of a size the final check drops does not hold its place: SQ_MERGE_SIZE)
         cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med if SQ_MERGE_SIZE else None)
     if model.shape == "square" and REFIT:
@@ -2094,7 +2116,7 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
     # dice-photos-4 scene 23, and a die was lost)
     out = []
     if sure or cand:
-        med = _sure_area(sure, like, model.shape == "square") if sure else float(np.median([e["_area"] for e in cand]))
+        med = _sure_area(sure, like, model.shape == "square", model.shape == "round") if sure else float(np.median([e["_area"] for e in cand]))
         cand = [e for e in cand if KEEP_SIZE[0] * med <= e["_area"] <= KEEP_SIZE[1] * med]
         if model.shape == "round" and sum(1 for e in sure if e["_icon"] >= like) >= OUTSIZED_MIN:
             # a token read weakly from an outline far bigger than the strongly sure ones' is a patch
@@ -2358,7 +2380,8 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     (that scores near the best: REFIT_SIDE_NEAR), and again about a moved square that reads best
     while that betters it (REFIT_CLIMB, within REFIT_REACH and REFIT_APART). At most REFIT_MOST
     places, the outlines most like a face first. A place's best reading counts when plain (_plain)
-    as it is or in the picture's light and REFIT_MIN_ICON like its face, and replaces the unsure one."""
+    as it is or in the picture's light, REFIT_MIN_ICON like its face and no nearer than REFIT_APART
+    to another sure die's middle, and replaces the unsure one."""
     sure = [e for e in cand if e["face"] is not None]
     if sure:
         med = _sure_area(sure, like)
@@ -2457,7 +2480,10 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     for i, (e, r) in enumerate(zip(best, raw, strict=True)):
         # where no face was read, a reading REFIT_MIN_ICON like its face (a blank REFIT_BLANK_ICON:
         # it has no symbol to be like); where a die is read weakly, as like its face as the examples
-        # are like each other
+        # are like each other. Dice do not overlap: a square nearer than REFIT_APART to another sure
+        # die's middle is that die's side (or shadow), not a die
+        if any(math.hypot(e["x"] / scale - ox, e["y"] / scale - oy) < REFIT_APART * side for ox, oy in others[i]):
+            continue
         for x in (e, r):
             if i >= n_unsure:
                 least = like
@@ -2476,6 +2502,7 @@ TILE_MIN_STD = 6.0   # a patch of less contrast than this (grey levels) is not j
 TILE_COPIES = 2      # copies needed (a die or token may have one twin beside it, unread)
 TILE_WORK_SIDE = 24  # the object's side (pixels) it is compared at
 TILE_SOFT = 0.8      # blur (pixels) in a teaching picture's coarser comparison
+TILE_FLAT = 1.0      # changes slower than a blur of this many object sides (the light's) are left out (0: off)
 
 
 def _tile(img: np.ndarray, cnt: np.ndarray, others: list[tuple[float, float]], example: bool = False) -> bool:
@@ -2505,6 +2532,12 @@ def _tile(img: np.ndarray, cnt: np.ndarray, others: list[tuple[float, float]], e
     rx0, ry0 = max(0, tx0 - reach), max(0, ty0 - reach)
     rx1, ry1 = min(w, tx0 + 2 * half + reach), min(h, ty0 + 2 * half + reach)
     reg = img[ry0:ry1, rx0:rx1]
+    if TILE_FLAT and not example:
+        # the light's slow change across the table (a lamp's fall-off, a vignette) is no pattern: a
+        # faint die's patch is mostly that slope, found again a die's width along it
+        reg = reg.astype(np.float32)
+        reg = reg - cv2.GaussianBlur(reg, (0, 0), TILE_FLAT * s)
+        tpl = reg[ty0 - ry0:ty0 - ry0 + 2 * half, tx0 - rx0:tx0 - rx0 + 2 * half]
     f = min(1.0, side / s)  # looked at with the object this many pixels wide (big dice: faster)
     if f < 1.0:
         reg = cv2.resize(reg, (max(1, round(reg.shape[1] * f)), max(1, round(reg.shape[0] * f))),
@@ -2928,6 +2961,9 @@ SQ_CLEAR = True
 # an earlier reading of a size the final check drops does not keep the square search's reading of
 # its place away (oh dice-photos-30: the dot inside a ring symbol, read as a face of one dot)
 SQ_MERGE_SIZE = True
+# a square the search read as a face with a symbol, not plainly enough to count, is read again by
+# _refit (other-hand dice-crops-37 scene 9: a slate die, its square taking in its side, 0.09 ahead)
+SQ_SEEN = True
 
 
 def _square_counts(e: dict) -> bool:
@@ -3857,6 +3893,10 @@ GROUP_D2 = 16.0     # faces whose pictures agree on colours this far apart (CONS
                     # between them, are objects of different colours. 12, 16 and 20 split the same one-colour
                     # stand-in sets (one); 25 joined fourth-hand seed 3's two backgrounds (19 apart)
 GROUP_SIZES = 2.0   # ... of objects of one size: each group's median outline (share of its picture) within this ratio
+GROUP_LONE = True   # a group of one face splits too (False: only beside two groups of several faces). Over 90
+                    # stand-in token sets it split three: fourth-hand seed 14's grey wheel among seven red
+                    # faces (crops 90.1 -> 100 %, photos 85.6 -> 100 %) and seed 19's outlined mushroom
+                    # (crops, 256 of 256 both ways); the "two" of other-hand seed 33 stays joined (GROUP_SIZES)
 GROUP_SEP = "~"     # a type split by colour is learned as types "<type>~0", "<type>~1", ...
 
 
@@ -3867,13 +3907,14 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     _locate); faces within GROUP_D2 of each other, directly or through other faces, are one group.
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
-    it was split off): a group of one face splits nothing unless two groups of several faces split
-    anyway (fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red type
-    222 of 257 tokens were read right, split three ways 257), nor do groups whose outlines differ in
-    size by more than GROUP_SIZES. Over 102 stand-in token sets (other and third hand seeds 1-20
-    and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets of coloured backgrounds (81-90 % ->
-    99.6-100 % read right on five of them, 99.3 -> 100 % on the sixth) and th tokens-crops-13 (hex
-    and ring apart: 244 -> 243 of 244). Complete linkage split 11-22 of the one-colour sets instead."""
+    it was split off): groups whose outlines differ in size by more than GROUP_SIZES split nothing
+    (the "two"'s outlines are its symbol's). A group of one face of the others' size splits too
+    (GROUP_LONE; fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red
+    type 222 of 257 tokens were read right, split three ways 257). Over 102 stand-in token sets
+    (other and third hand seeds 1-20 and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets
+    of coloured backgrounds (81-90 % -> 99.6-100 % read right on five of them, 99.3 -> 100 % on the
+    sixth) and th tokens-crops-13 (hex and ring apart: 244 -> 243 of 244). Complete linkage split
+    11-22 of the one-colour sets instead."""
     faces = sorted({e.face for e in examples})
     cols = []
     for f in faces:
@@ -3890,7 +3931,7 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
             if near[i, j] and group[i] != group[j]:
                 gi, gj = group[i], group[j]
                 group = [gi if g == gj else g for g in group]
-    if sum(1 for g in set(group) if group.count(g) >= 2) < 2:
+    if not GROUP_LONE and sum(1 for g in set(group) if group.count(g) >= 2) < 2:
         return None  # one face apart: more likely its symbol's colour than its body's (but one face
         # beside two groups of several is one more colour of the set)
     # the objects of every group are of one size (a group of symbols is smaller than its tokens)

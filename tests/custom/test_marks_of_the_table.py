@@ -99,3 +99,42 @@ def test_a_cloth_of_dashes_is_not_read_as_dice_of_its_colour(stand_in):
         got = reader.read(cv2.imread(str(scenes / name)))["dice"]
         assert not _extra(got, truth[name]), (name, _extra(got, truth[name]))
         assert sorted((r["type"], r["face"]) for r in got) == sorted((t["type"], t["face"]) for t in truth[name])
+
+
+def _reading(icon: float, area: float) -> dict:
+    return {"_icon": icon, "_area": area}
+
+
+def test_the_tokens_size_is_told_by_the_readings_most_like_their_faces(monkeypatch):
+    # fourth-hand tokens-crops-27 scene 37: two tokens read 0.97 and 0.99 like their faces, and
+    # nine letters of a cloth printed with words, a little more like some face than the examples
+    # are like each other (0.71), smaller and of many sizes
+    like = 0.7086
+    letters = [_reading(i, a) for i, a in ((0.85, 591), (0.71, 741), (0.68, 781), (0.74, 745), (0.90, 1177),
+                                           (0.86, 1034), (0.71, 2334), (0.76, 2327), (0.74, 576))]
+    tokens = [_reading(0.99, 3262), _reading(0.97, 3268)]
+
+    def kept(weighted: bool) -> list[dict]:
+        size = custom._sure_area(letters + tokens, like, weighted=weighted)
+        return [e for e in letters + tokens if custom.KEEP_SIZE[0] * size <= e["_area"] <= custom.KEEP_SIZE[1] * size]
+
+    # the tokens are kept by the final size check (KEEP_SIZE), with the four largest letters; the
+    # five smallest are dropped
+    assert sorted(e["_area"] for e in kept(True)) == [1034, 1177, 2327, 2334, 3262, 3268]
+    # by the plain median (and for dice: weighted is for tokens) the letters set the size, and both
+    # tokens were dropped as too big
+    assert 3262 not in [e["_area"] for e in kept(False)]
+    monkeypatch.setattr(custom, "TOKEN_SIZE_WEIGHT", False)
+    assert kept(True) == kept(False)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("weighted", [True, False])
+def test_two_tokens_among_letters_of_the_cloth_are_read(stand_in, monkeypatch, weighted):
+    # the same scene, drawn: both tokens read (the plain median dropped them both)
+    monkeypatch.setattr(custom, "TOKEN_SIZE_WEIGHT", weighted)
+    reader, scenes, truth = stand_in("fourth_hand", 27, "tokens", "crops", 38)
+    got = reader.read(cv2.imread(str(scenes / "037.png")))["tokens"]
+    read = [[(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
+            for t in truth["037.png"]]
+    assert (read == [[(t["type"], t["face"])] for t in truth["037.png"]]) == weighted

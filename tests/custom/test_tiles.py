@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision import custom
 from vision.custom import _body_colour, _centroid, _tile, _untiled, colour_features
 
 SIDE = 30
@@ -104,3 +105,23 @@ def test_a_die_taught_on_a_checkered_cloth_stays_among_its_pictures_candidates()
     assert (210, 150) in kept  # the die's centre
     # the rest are the two squares the die lies on (their patches hold part of it)
     assert sorted(kept) == [(195, 135), (210, 150), (225, 165)]
+
+
+def _faint_die_on_a_slope(x: int, y: int) -> np.ndarray:
+    # a table lit from one side (its grey rises 0.7 a pixel across the picture) and an embossed die
+    # barely lighter than it, its symbol a ring barely darker (other-hand dice-photos-42 scene 23)
+    gray = np.tile(10 + 0.7 * np.arange(400, dtype=np.float32), (300, 1))
+    gray[y:y + SIDE, x:x + SIDE] += 5
+    ring = np.zeros(gray.shape, np.uint8)
+    cv2.circle(ring, (x + SIDE // 2, y + SIDE // 2), 8, 1, 2)
+    gray[ring > 0] -= 5
+    return gray.astype(np.uint8)
+
+
+def test_a_faint_die_where_the_light_falls_off_is_not_a_tile(monkeypatch):
+    # its patch is mostly the slope of the light, which goes on a die's width along it: the slope
+    # is no pattern of the table (TILE_FLAT leaves it out)
+    gray = _faint_die_on_a_slope(150, 135)
+    assert not _tile(gray, _square(150, 135), [])
+    monkeypatch.setattr(custom, "TILE_FLAT", 0.0)
+    assert _tile(gray, _square(150, 135), [])
