@@ -3897,6 +3897,9 @@ GROUP_LONE = True   # a group of one face splits too (False: only beside two gro
                     # stand-in token sets it split three: fourth-hand seed 14's grey wheel among seven red
                     # faces (crops 90.1 -> 100 %, photos 85.6 -> 100 %) and seed 19's outlined mushroom
                     # (crops, 256 of 256 both ways); the "two" of other-hand seed 33 stays joined (GROUP_SIZES)
+GROUP_SIZES_OTHERS = True  # ... each group's of the median of the others' (False: the largest's of the smallest's).
+                           # Of 90 stand-in token sets it split one more: fourth-hand tokens-crops-15, seven
+                           # colours, groups of 0.18-0.40 of their crops (79.2 -> 99.6 % read right)
 GROUP_SEP = "~"     # a type split by colour is learned as types "<type>~0", "<type>~1", ...
 
 
@@ -3907,8 +3910,8 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     _locate); faces within GROUP_D2 of each other, directly or through other faces, are one group.
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
-    it was split off): groups whose outlines differ in size by more than GROUP_SIZES split nothing
-    (the "two"'s outlines are its symbol's). A group of one face of the others' size splits too
+    it was split off): groups whose outlines differ in size by more than GROUP_SIZES from the
+    others' split nothing (the "two"'s outlines are its symbol's). A group of one face of the others' size splits too
     (GROUP_LONE; fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red
     type 222 of 257 tokens were read right, split three ways 257). Over 102 stand-in token sets
     (other and third hand seeds 1-20 and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets
@@ -3942,7 +3945,15 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
                 c = min(cands[i], key=lambda c: float((((c[1] - col) / CONSENSUS_SCALE) ** 2).sum()))
                 share.setdefault(g, []).append(cv2.contourArea(c[0]) / (e.image.shape[0] * e.image.shape[1]))
     sizes = [float(np.median(v)) for v in share.values()]
-    if len(sizes) < 2 or max(sizes) > GROUP_SIZES * min(sizes):
+    if len(sizes) < 2:
+        return None
+    if GROUP_SIZES_OTHERS:
+        # each group's size within GROUP_SIZES of the median of the others' (crops cut more or less
+        # tightly: of seven groups the loosest and the tightest may lie further apart than that)
+        if any(max(a, o) > GROUP_SIZES * min(a, o)
+               for a, o in ((a, float(np.median(sizes[:i] + sizes[i + 1:]))) for i, a in enumerate(sizes))):
+            return None
+    elif max(sizes) > GROUP_SIZES * min(sizes):
         return None
     names = {g: k for k, g in enumerate(dict.fromkeys(group))}
     return {f: names[g] for f, g in zip(faces, group, strict=True)}
