@@ -1834,6 +1834,7 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
     cand = []
     info: dict = {}
     seen: list[dict] = []  # every unsure reading of an outline (see _refit)
+    searched: list[dict] = []  # ... and of a square of the square search (SQ_SEEN)
     # readings less like their face than the examples are like each other are sure, but weakly
     like = model.info["loo"][1] if model.info.get("loo") else 0.0
 
@@ -2098,11 +2099,11 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         # table, the square taking in its side), is an unsure reading of its place: _refit may read
         # it better (SQ_SEEN). Not one read as a bare face: a square of a table of a die's colour
         if SQ_SEEN:
-            seen.extend(e for e in cand[n0:] if e["face"] is None and id(e) in symbol)
+            searched.extend(e for e in cand[n0:] if e["face"] is None and id(e) in symbol)
         # (an earlier reading of a size the final check drops does not hold its place: SQ_MERGE_SIZE)
         cand = _merge_readings(cand[:n0], cand[n0:], scale, med=med if SQ_MERGE_SIZE else None)
     if model.shape == "square" and REFIT:
-        cand = _refit(img_bgr, feat, model, scale, cand, seen, like)
+        cand = _refit(img_bgr, feat, model, scale, cand, seen, like, searched)
     cand = _relight(cand, model)
     cand = _table_marks_dropped(cand, feat, model, like)
     if model.shape == "square" and BARE_SHOWS:
@@ -2366,15 +2367,16 @@ REFIT_MIN_ICON = 0.62
 REFIT_BLANK_ICON = 0.55   # ... or this, as a blank (no symbol: less like its examples; fourth-hand dice-photos-23's
                           # blank dice seen from one side, their top read 0.57-0.61 like it). _bare_unshown and
                           # _blank_sides_dropped judge it
+REFIT_SEARCHED = 2        # places of the square search's unsure readings read again, beyond REFIT_MOST
 REFIT_WEAK = 2            # weakly sure readings (less like their face than the examples are like each other) read
                           # again, at most, the least like first: a reading from a square replaces one when it
                           # scores better (a die outlined with its side, its symbol off the middle)
 
 
 def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen: list[dict],
-           like: float) -> list[dict]:
+           like: float, searched: list[dict] = ()) -> list[dict]:
     """Unsure readings of dice (``seen``: of every outline read, kept or not; a die outlined with its
-    shadow, too big and off its middle) read again from squares of the strongly sure readings' size
+    shadow, too big and off its middle; then ``searched``, the square search's, at other places) read again from squares of the strongly sure readings' size
     (with none sure, of the taught photos' die size) and of 0.9 of it (REFIT_SIDES) around the
     outline's middle, at any rotation, then moved and turned a little about the best of each size
     (that scores near the best: REFIT_SIDE_NEAR), and again about a moved square that reads best
@@ -2409,6 +2411,10 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
                 todo.append((cx, cy))
 
     add(sorted((e for e in seen if e["face"] is None), key=lambda e: -e["_icon"]), REFIT_MOST, True)
+    # then the square search's unsure readings, REFIT_SEARCHED more, at places no outline was read
+    # (read from its outline's middle, a place reads as it did without them)
+    add(sorted((e for e in searched if e["face"] is None), key=lambda e: -e["_icon"]), len(todo) + REFIT_SEARCHED,
+        True)
     n_unsure = len(todo)
     add(sorted((e for e in sure if e["_icon"] < like), key=lambda e: e["_icon"]), n_unsure + REFIT_WEAK, False)
     if not todo:
