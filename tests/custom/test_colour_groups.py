@@ -9,6 +9,8 @@ import pytest
 
 from vision import custom, render
 
+from .conftest import read_near
+
 TWO_COLOURS = {"kind": "tokens", "ink": (210, 230, 235),
                "types": {"orange": ((40, 110, 210), ["sun", "tree", "fish"]),
                          "teal": ((120, 110, 20), ["crown", "key", "wave"])}}
@@ -117,9 +119,7 @@ def test_grey_wheels_among_red_tokens_are_read(stand_in):
     got = reader.read(cv2.imread(str(scenes / "009.png")))["tokens"]
     wheels = [t for t in truth["009.png"] if t["face"] == "wheel"]
     assert len(wheels) == 2
-    for t in wheels:
-        assert [r["face"] for r in got if abs(r["x"] - t["x"]) < 0.5 * t["w"] and abs(r["y"] - t["y"]) < 0.5 * t["w"]] \
-            == ["wheel"]
+    assert [read_near(got, t) for t in wheels] == [[("token", "wheel")]] * 2
 
 
 @pytest.mark.long
@@ -134,6 +134,4 @@ def test_olive_hexagons_are_not_read_as_purple_outlined_ones(stand_in):
     got = reader.read(cv2.imread(str(scenes / "003.png")))["tokens"]
     hexes = [t for t in truth["003.png"] if t["face"] == "hex"]
     assert len(hexes) == 3
-    read = [[r["face"] for r in got if abs(r["x"] - t["x"]) < 0.5 * t["w"] and abs(r["y"] - t["y"]) < 0.5 * t["w"]]
-            for t in hexes]
-    assert read == [["hex"]] * 3
+    assert [read_near(got, t) for t in hexes] == [[("token", "hex")]] * 3

@@ -13,6 +13,8 @@ import pytest
 
 from vision import custom
 
+from .conftest import read_near
+
 
 def _extra(got: list[dict], truth: list[dict]) -> list[dict]:
     side = max(max(t["w"], t["h"]) for t in truth)
@@ -135,6 +137,5 @@ def test_two_tokens_among_letters_of_the_cloth_are_read(stand_in, monkeypatch, w
     monkeypatch.setattr(custom, "TOKEN_SIZE_WEIGHT", weighted)
     reader, scenes, truth = stand_in("fourth_hand", 27, "tokens", "crops", 38)
     got = reader.read(cv2.imread(str(scenes / "037.png")))["tokens"]
-    read = [[(d["type"], d["face"]) for d in got if math.hypot(d["x"] - t["x"], d["y"] - t["y"]) < 0.5 * t["w"]]
-            for t in truth["037.png"]]
+    read = [read_near(got, t) for t in truth["037.png"]]
     assert (read == [[(t["type"], t["face"])] for t in truth["037.png"]]) == weighted
