@@ -2376,9 +2376,9 @@ REFIT_WEAK = 2            # weakly sure readings (less like their face than the 
 def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen: list[dict],
            like: float, searched: list[dict] = ()) -> list[dict]:
     """Unsure readings of dice (``seen``: of every outline read, kept or not; a die outlined with its
-    shadow, too big and off its middle; then ``searched``, the square search's, at other places) read again from squares of the strongly sure readings' size
-    (with none sure, of the taught photos' die size) and of 0.9 of it (REFIT_SIDES) around the
-    outline's middle, at any rotation, then moved and turned a little about the best of each size
+    shadow, too big and off its middle; then ``searched``, the square search's, at other places)
+    read again from squares of the strongly sure readings' size (with none sure, of the taught
+    photos' die size) and of 0.9 of it (REFIT_SIDES) around the outline's middle, at any rotation, then moved and turned a little about the best of each size
     (that scores near the best: REFIT_SIDE_NEAR), and again about a moved square that reads best
     while that betters it (REFIT_CLIMB, within REFIT_REACH and REFIT_APART). At most REFIT_MOST
     places, the outlines most like a face first. A place's best reading counts when plain (_plain)
@@ -3917,8 +3917,8 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     A face's pictures may agree on its symbol rather than its body (a light symbol on every token
     of it: oh tokens-photos-33's "two", 79 from the nearest face, 38 of 250 tokens read wrong when
     it was split off): groups whose outlines differ in size by more than GROUP_SIZES from the
-    others' split nothing (the "two"'s outlines are its symbol's). A group of one face of the others' size splits too
-    (GROUP_LONE; fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red
+    others' split nothing (the "two"'s outlines are its symbol's). A group of one face of the
+    others' size splits too (GROUP_LONE; fourth-hand tokens-crops-7: four red faces, two blue, one grey; learned as one red
     type 222 of 257 tokens were read right, split three ways 257). Over 102 stand-in token sets
     (other and third hand seeds 1-20 and 31-34, fourth hand 1-3) 7 split: the fourth hand's 6 sets
     of coloured backgrounds (81-90 % -> 99.6-100 % read right on five of them, 99.3 -> 100 % on the
@@ -3956,8 +3956,8 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     if GROUP_SIZES_OTHERS:
         # each group's size within GROUP_SIZES of the median of the others' (crops cut more or less
         # tightly: of seven groups the loosest and the tightest may lie further apart than that)
-        if any(max(a, o) > GROUP_SIZES * min(a, o)
-               for a, o in ((a, float(np.median(sizes[:i] + sizes[i + 1:]))) for i, a in enumerate(sizes))):
+        others = [float(np.median(sizes[:i] + sizes[i + 1:])) for i in range(len(sizes))]
+        if any(max(a, o) > GROUP_SIZES * min(a, o) for a, o in zip(sizes, others, strict=True)):
             return None
     elif max(sizes) > GROUP_SIZES * min(sizes):
         return None
