@@ -2378,12 +2378,13 @@ def _refit(img_bgr, feat, model: SetModel, scale: float, cand: list[dict], seen:
     """Unsure readings of dice (``seen``: of every outline read, kept or not; a die outlined with its
     shadow, too big and off its middle; then ``searched``, the square search's, at other places)
     read again from squares of the strongly sure readings' size (with none sure, of the taught
-    photos' die size) and of 0.9 of it (REFIT_SIDES) around the outline's middle, at any rotation, then moved and turned a little about the best of each size
-    (that scores near the best: REFIT_SIDE_NEAR), and again about a moved square that reads best
-    while that betters it (REFIT_CLIMB, within REFIT_REACH and REFIT_APART). At most REFIT_MOST
-    places, the outlines most like a face first. A place's best reading counts when plain (_plain)
-    as it is or in the picture's light, REFIT_MIN_ICON like its face and no nearer than REFIT_APART
-    to another sure die's middle, and replaces the unsure one."""
+    photos' die size) and of 0.9 of it (REFIT_SIDES) around the outline's middle, at any rotation,
+    then moved and turned a little about the best of each size (that scores near the best:
+    REFIT_SIDE_NEAR), and again about a moved square that reads best while that betters it
+    (REFIT_CLIMB, within REFIT_REACH and REFIT_APART). At most REFIT_MOST places, the outlines most
+    like a face first. A place's best reading counts when plain (_plain) as it is or in the
+    picture's light, REFIT_MIN_ICON like its face and no nearer than REFIT_APART to another sure
+    die's middle, and replaces the unsure one."""
     sure = [e for e in cand if e["face"] is not None]
     if sure:
         med = _sure_area(sure, like)
