@@ -2539,13 +2539,17 @@ def _tile(img: np.ndarray, cnt: np.ndarray, others: list[tuple[float, float]], e
     rx0, ry0 = max(0, tx0 - reach), max(0, ty0 - reach)
     rx1, ry1 = min(w, tx0 + 2 * half + reach), min(h, ty0 + 2 * half + reach)
     reg = img[ry0:ry1, rx0:rx1]
+    f = min(1.0, side / s)  # looked at with the object this many pixels wide (big dice: faster)
     if TILE_FLAT and not example:
         # the light's slow change across the table (a lamp's fall-off, a vignette) is no pattern: a
-        # faint die's patch is mostly that slope, found again a die's width along it
+        # faint die's patch is mostly that slope, found again a die's width along it. (The slope is
+        # smooth: blurred where the object is ``side`` pixels wide, and brought back to size)
         reg = reg.astype(np.float32)
-        reg = reg - cv2.GaussianBlur(reg, (0, 0), TILE_FLAT * s)
+        slope = cv2.GaussianBlur(_resized(reg, f), (0, 0), TILE_FLAT * s * f)
+        if slope.shape != reg.shape:
+            slope = cv2.resize(slope, (reg.shape[1], reg.shape[0]), interpolation=cv2.INTER_LINEAR)
+        reg = reg - slope
         tpl = reg[ty0 - ry0:ty0 - ry0 + 2 * half, tx0 - rx0:tx0 - rx0 + 2 * half]
-    f = min(1.0, side / s)  # looked at with the object this many pixels wide (big dice: faster)
     if f < 1.0:
         reg = cv2.resize(reg, (max(1, round(reg.shape[1] * f)), max(1, round(reg.shape[0] * f))),
                          interpolation=cv2.INTER_AREA)
