@@ -30,6 +30,10 @@ WATCHER_TEXT = {
     "settled": {"en": "Dice read", "el": "Τα ζάρια διαβάστηκαν"},
     "unreadable": {"en": "Cannot read the dice: check them, or enter them by hand",
                    "el": "Δεν διαβάζονται τα ζάρια: ελέγξτε τα ή περάστε τα με το χέρι"},
+    # a custom set is learned from its examples (once after an update: up to a minute on a Pi)
+    "learning": {"en": "Learning the dice from their examples… (once after an update, up to a minute)",
+                 "el": "Ο βοηθός μαθαίνει τα ζάρια από τα παραδείγματα… (μία φορά μετά από ενημέρωση, "
+                       "έως ένα λεπτό)"},
 }
 
 
@@ -119,6 +123,7 @@ class CameraRuntime:
         self.cond = threading.Condition()
         self.version = 0
         self.watch_state: str | None = None
+        self.learning = False  # a new reader is being learned: the tray is not read meanwhile
         self.last_reading: Any = None
         self.last_reading_json: Any = None
         self.reading_at: float | None = None
@@ -167,6 +172,7 @@ class CameraRuntime:
         """Another dice reader for the roll watcher (e.g. a custom dice set for the game at the
         table): ``RollWatcher(reader=reader)``; None goes back to the default (pip dice)."""
         base = _load_watcher_factory()
+        self.learning = False
         if base is None:
             return
         self.watcher_factory = base if reader is None else (lambda: base(reader=reader))
@@ -174,6 +180,18 @@ class CameraRuntime:
         self.watch_state = None
         if self._thread is None and not self._stop.is_set() and self.hub._thread is not None:
             self.start()
+        self._bump()
+
+    def hold_reader(self, learning: bool = True) -> None:
+        """While the reader of the dice at the table is being learned (:meth:`set_reader` ends it):
+        the tray is not read, since the old reader would misread the new dice (Castle Dice read as
+        pips: "6 · 4", and a roll refused), and the page says the companion is learning. The
+        last reading goes too: it was of the other dice. ``hold_reader(False)`` goes back to the
+        old reader (the new one could not be opened)."""
+        self.learning = learning
+        self.watch_state = None
+        if learning:
+            self.last_reading = self.last_reading_json = None
         self._bump()
 
     def on_reading(self, fn: Callable[[Any], None]) -> None:
@@ -194,6 +212,9 @@ class CameraRuntime:
             wait = period - (time.monotonic() - last)
             if wait > 0:  # a Zero 2 W cannot read every frame: read at most watch_fps of them
                 self._stop.wait(wait)
+            if self.learning:  # the tray is not read: the CPU is the learner's
+                self._stop.wait(0.2)
+                continue
             frame = self.hub.wait_frame(seq, timeout=1.0)
             if frame is None:
                 continue
@@ -208,7 +229,7 @@ class CameraRuntime:
             self._take(update)
 
     def _take(self, update: Any) -> None:
-        if update is None:
+        if update is None or self.learning:  # a frame read as the learning began
             return
         state = getattr(update, "state", None)
         if state is None and isinstance(update, dict):
@@ -237,8 +258,9 @@ class CameraRuntime:
         out = self.hub.status()
         out.update(
             version=self.version,
-            watcher=self.watch_state if self.watcher is not None else "unavailable",
-            watcher_message=WATCHER_TEXT.get(self.watch_state or ""),
+            watcher=("learning" if self.learning else self.watch_state) if self.watcher is not None
+            else "unavailable",
+            watcher_message=WATCHER_TEXT.get("learning" if self.learning else self.watch_state or ""),
             reading=self.last_reading_json, reading_at=self.reading_at, readings=self.readings,
             viewers=self.clients, preview="/api/camera/preview.mjpg",
         )

@@ -368,6 +368,8 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
                 reader = make_reader()
             except Exception:
                 log.exception("the Castle Dice reader could not be opened; the camera keeps its reader")
+                if hasattr(runtime, "hold_reader"):
+                    runtime.hold_reader(False)
                 return
             if hasattr(runtime, "set_reader"):
                 runtime.set_reader(getattr(reader, "read", reader))
@@ -376,7 +378,10 @@ def attach(app, table, *, reader_factory: Callable[[], Any] | None = None) -> Ca
                 hub.show_custom_dice()
 
         # Learning the set (seconds on a Pi, the first time after an update) happens beside the
-        # game: the action that started it is answered at once, the camera switches when ready.
+        # game: the action that started it is answered at once, the camera switches when ready;
+        # until then the tray is not read (the old reader would read Castle Dice as pips).
+        if hasattr(runtime, "hold_reader"):
+            runtime.hold_reader()
         done["thread"] = threading.Thread(target=open_reader, name="castle-reader", daemon=True)
         done["thread"].start()
 

@@ -32,8 +32,8 @@ class FakeUpdate:
 class FakeWatcher:
     """Settles every 5 frames and reads one die there."""
 
-    def __init__(self):
-        self.n = 0
+    def __init__(self, reader=None):
+        self.n, self.reader = 0, reader
 
     def feed(self, frame):
         self.n += 1
@@ -173,3 +173,40 @@ def test_no_camera(camera_app, app):
 
 def test_without_attach_the_status_is_off(app):
     assert camera_status(app)["state"] == "off"
+
+
+def test_while_a_dice_set_is_learned_the_tray_says_so_and_reads_nothing(camera_app, app, table, tray,
+                                                                         vision_fakes):
+    """The Castle Dice set is learned again after each update (up to a minute on a Pi). Until then
+    the old reader would read the castle dice as pips ("6 · 4", a roll refused): the tray is not
+    read, the old reading is gone, and the page says the companion is learning, in both languages."""
+    import threading
+
+    from companion.games import castle_dice_camera
+
+    gate = threading.Event()
+
+    class SlowReader:
+        def __init__(self):
+            gate.wait(20)
+
+        def read(self, image):
+            return {"dice": [], "tokens": []}
+
+    rt = camera_app(f"replay:{tray}?hold=0.1")
+    glue = castle_dice_camera.attach(app, table, reader_factory=SlowReader)
+    client = app.test_client()
+    assert wait_for(lambda: client.get("/api/camera").json["reading"] is not None)
+    seen = []
+    rt.on_reading(seen.append)
+    table.create_game("castle-dice", ["Ana", "Ben"], {"first_player": 0})
+    body = client.get("/api/camera").json
+    assert body["watcher"] == "learning" and body["reading"] is None
+    assert "Learning" in body["watcher_message"]["en"] and "μαθαίνει" in body["watcher_message"]["el"]
+    time.sleep(1.0)  # five settled trays' worth of frames: none is read
+    assert seen == [] and client.get("/api/camera").json["watcher"] == "learning"
+    gate.set()
+    assert glue.reader_ready(timeout=20)
+    assert rt.watcher.reader is not None  # the new reader's watcher
+    assert wait_for(lambda: seen != [])  # reads again
+    assert client.get("/api/camera").json["watcher"] in ("rolling", "settled")
