@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -80,6 +81,7 @@ def attach_real_bag(app, table) -> None:
         return None if camera is None else camera.read()
 
     opened: dict = {}
+    lock = threading.Lock()
 
     def reader():
         """The token set chosen for Augustus (settings [sets]), opened again when the choice changes."""
@@ -88,8 +90,22 @@ def attach_real_bag(app, table) -> None:
         conf = getattr(app, "config", {})
         cfg, data_dir = conf.get("CONFIG"), conf.get("DATA_DIR")
         source = set_source("augustus", cfg, data_dir)
-        if opened.get("source") != source:
-            opened.update(source=source, reader=open_for_game("augustus", cfg, data_dir))
-        return opened["reader"]
+        with lock:  # one learning at a time: a draw during the warm-up waits for it
+            if opened.get("source") != source:
+                opened.update(source=source, reader=open_for_game("augustus", cfg, data_dir))
+            return opened["reader"]
 
+    def warm_up() -> None:
+        """The set is learned again after an update (seconds on a Pi): learned beside a new game,
+        not in the herald's first real-bag draw."""
+        try:
+            reader()
+        except Exception:
+            log.exception("the Augustus token set could not be opened; a real-bag draw will ask the herald")
+
+    def on_created(_game_id: str, game: str) -> None:
+        if game == "augustus" and app.extensions.get("camera") is not None:
+            threading.Thread(target=warm_up, name="augustus-reader", daemon=True).start()
+
+    table.on_created(on_created)
     table.add_resolver("augustus", make_resolver(frames, reader, cache=False))

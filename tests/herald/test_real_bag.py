@@ -95,3 +95,37 @@ def test_virtual_mode_ignores_the_camera(table):
     table.add_resolver("augustus", make_resolver(lambda: FRAME, lambda: pytest.fail("no read in virtual mode")))
     game = table.create_game("augustus", ["Ana", "Ben"])
     assert table.act(game["id"], Actor("host"), {"type": "draw"})["herald"]["draws"] == 1
+
+
+def test_the_token_set_is_learned_beside_a_new_game_not_in_the_first_draw(table, monkeypatch):
+    """After an update the token set is learned again (seconds on a Pi): a new Augustus game starts
+    it at once, beside the game, and the herald's first real-bag draw uses it without learning."""
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from companion import dicesets
+    from companion.herald_camera import attach_real_bag
+
+    gate, opened = threading.Event(), []
+
+    def open_for_game(game, cfg, data_dir):
+        assert game == "augustus"
+        gate.wait(10)
+        opened.append(ScriptedReader([tok("shield")]))
+        return opened[-1]
+
+    monkeypatch.setattr(dicesets, "open_for_game", open_for_game)
+    monkeypatch.setattr(dicesets, "set_source", lambda game, cfg, data_dir: "augustus-tokens")
+    camera = SimpleNamespace(read=lambda: FRAME)
+    attach_real_bag(SimpleNamespace(extensions={"camera": camera}, config={}), table)
+    t0 = time.monotonic()
+    gid = table.create_game("augustus", ["Ana", "Ben"], {"mode": "real"})["id"]
+    assert time.monotonic() - t0 < 2.0 and opened == []  # the game is on before the set is learned
+    gate.set()
+    deadline = time.monotonic() + 10
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(opened) == 1
+    view = table.act(gid, Actor("device"), {"type": "draw"})
+    assert view["herald"]["last"] == "shield" and len(opened) == 1  # not learned again in the draw
