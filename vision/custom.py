@@ -1998,7 +1998,7 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         # times as wide; of a place's circles the one that reads best is kept
         far: list = []
         ranges = [(lo * r0, hi * r0) for lo, hi in radii]
-        circles = _circle_outlines(img_bgr, model, feat, ranges, far=far)
+        circles = _circle_outlines(img_bgr, model, feat, ranges, far=far, low=HOUGH_LOW)
         # a token of the table's lightness but not its hue (red on brown wood) may show no circle in
         # grey, or only its inner disc's: its circles in likeness to the taught colour are read too
         # (beside, not instead of, a place's circles in grey: of a place's outlines only the first
@@ -2603,6 +2603,7 @@ HOUGH_SMOOTH = 0.75    # median filter's width (share of the least radius) that 
 HOUGH_PRINT = 0.25     # ... used where it leaves this share of the picture's edges or less (_edge_level)
 HOUGH_SIZES = ((0.8, 1.2), (1.2, 1.6))  # radii searched, in the sure readings' radius
 HOUGH_EDGE_MIN = 30.0  # least edge threshold of the circle search
+HOUGH_LOW = True       # the search at the sure ones' size looks at the least edge threshold too
 HOUGH_OUT = 0.25       # share of a circle's radius that may lie out of the picture (a token at its edge)
 
 
@@ -2631,7 +2632,7 @@ def _edge_level(img: np.ndarray) -> float:
 
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
                      by_colour: bool = False, far: list | None = None, grey: bool = True,
-                     smooth: bool = False) -> list:
+                     smooth: bool = False, low: bool = False) -> list:
     """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
     (at most ``most`` per range, the strongest first; circles closer than about their radius to a
     stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
@@ -2641,7 +2642,8 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     take in shading of the token's colour). ``far``, when given, gets the outlines of the circles
     of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
     likeness to the taught colours only. With ``smooth`` also in grey with the table's fine print
-    taken out (HOUGH_SMOOTH)."""
+    taken out (HOUGH_SMOOTH). With ``low`` also at the least edge threshold (HOUGH_EDGE_MIN) in grey,
+    where the picture's edges set it higher."""
     grey_img = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY) if grey or smooth else None
     soft = None if grey_img is None else cv2.GaussianBlur(grey_img, (0, 0), 1.5)
     maps = [soft] if grey else []
@@ -2661,11 +2663,14 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
         # a dim picture (dark tokens on a dark cloth) has weak edges: the edge threshold follows
         # the picture's gradients there, up to the usual 80
         p1 = float(np.clip(_edge_level(img), HOUGH_EDGE_MIN, 80.0))
-        for rmin, rmax in radii:
-            c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
-                                 param1=p1, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
-            if c is not None:
-                got += c[0][:most].tolist()
+        # (a cloth of strong print, dots or lines, sets the threshold past the faint rims of tokens
+        # near its lightness: ``low`` looks again at the least one)
+        for level in [p1] + ([HOUGH_EDGE_MIN] if low and img is soft and p1 > HOUGH_EDGE_MIN else []):
+            for rmin, rmax in radii:
+                c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
+                                     param1=level, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
+                if c is not None:
+                    got += c[0][:most].tolist()
     h, w = img_bgr.shape[:2]
     found = []
     for cx, cy, r in got:
@@ -3540,6 +3545,10 @@ def _all_candidates(examples: list[Example], agree_sizes: bool, untile: bool) ->
     return cands, frags
 
 
+LOCATE_FACE = True        # a face none of whose pictures holds the type's colour is looked for in its own
+LOCATE_FACE_SUPPORT = 1.4  # ... when at least this many of its pictures agree on a colour (_colour_support)
+
+
 def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False,
             untile: bool = False, pre: tuple[list, list] | None = None) -> list[np.ndarray | None]:
     """Pass 1: colour-blind candidates in every picture (or ``pre``, from _all_candidates); the
@@ -3557,13 +3566,13 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
             allc = _without_symbols(allc, examples, len(idx))
         best_col = allc[int(np.argmax(_colour_support(allc)))][1][1]
         cols[t] = best_col
-        for i in idx:
-            if not cands[i]:
-                continue
-            scored = [(float((((c2[1] - best_col) / CONSENSUS_SCALE) ** 2).sum()) - c2[2], c2) for c2 in cands[i]]
-            d2, (cnt, col, q) = min(scored, key=lambda x: x[0])
+
+        def pick(i: int, col: np.ndarray) -> np.ndarray | None:
+            """The outline in picture ``i`` of the object of colour ``col``, or None."""
+            scored = [(float((((c2[1] - col) / CONSENSUS_SCALE) ** 2).sum()) - c2[2], c2) for c2 in cands[i]]
+            d2, (cnt, _, q) = min(scored, key=lambda x: x[0])
             if d2 + q > 9.0:
-                continue
+                return None
             # the outline closest in colour may be the symbol inside the die (about the same
             # colour, but small): of the outlines in that colour around it, take the biggest
             # well-shaped one; the whole picture comes last
@@ -3582,15 +3591,44 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
             bx, by, bw0, bh0 = cv2.boundingRect(cnt)
             m0 = int(1.5 * max(bw0, bh0)) + 2
             rx0, ry0 = max(0, bx - m0), max(0, by - m0)
-            co = _colour_object(examples[i].image[ry0:by + bh0 + m0, rx0:bx + bw0 + m0], best_col)
+            co = _colour_object(examples[i].image[ry0:by + bh0 + m0, rx0:bx + bw0 + m0], col)
             if co is not None:
                 sc0, (c3, col3, q3) = co
                 c3 = c3 + [rx0, ry0]
                 if cv2.pointPolygonTest(c3, ctr, False) >= 0:
                     fit.append((sc0, (c3, col3, q3)))
             if fit:
-                cnt, col, q = max(fit, key=lambda x: x[0])[1]
-            first[i] = cnt
+                cnt = max(fit, key=lambda x: x[0])[1][0]
+            return cnt
+
+        for i in idx:
+            if cands[i]:
+                first[i] = pick(i, best_col)
+        shares = [cv2.contourArea(first[i]) / (examples[i].image.shape[0] * examples[i].image.shape[1])
+                  for i in idx if first[i] is not None]
+        if LOCATE_FACE and shares and float(np.median(shares)) < PHOTO_SHARE:
+            # whole photos, and a face of which no picture holds anything of the type's colour: its
+            # symbol may pale the ring that colour is measured on (th tokens-photos-36's two bars, big
+            # and white: 0.17-0.22 red against the other faces' 0.41-0.46; every picture was taken
+            # whole and its 35 tokens in the scenes were read as another face). The colour its own
+            # pictures agree on, when at least LOCATE_FACE_SUPPORT of them do. (In tight crops a
+            # picture taken whole is the object: fh tokens-crops-1's stars found so read as before,
+            # with 4 more extras)
+            for f in sorted({examples[i].face for i in idx}):
+                fidx = [i for i in idx if examples[i].face == f]
+                if any(first[i] is not None for i in fidx):
+                    continue
+                allf = [(i, c) for i in fidx for c in cands[i]]
+                if allf and agree_sizes:
+                    allf = _without_symbols(allf, examples, len(fidx))
+                if not allf:
+                    continue
+                sup = _colour_support(allf)
+                if float(sup.max()) >= LOCATE_FACE_SUPPORT:
+                    face_col = allf[int(np.argmax(sup))][1][1]
+                    for i in fidx:
+                        if cands[i]:
+                            first[i] = pick(i, face_col)
         # a busy table may cut the object in a whole photo into pieces of other colours, so that
         # no candidate has the type's colour: take the best-shaped blob of that colour about as
         # big as the objects found in the other pictures
