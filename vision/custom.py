@@ -3948,6 +3948,10 @@ GROUP_LONE = True   # a group of one face splits too (False: only beside two gro
                     # stand-in token sets it split three: fourth-hand seed 14's grey wheel among seven red
                     # faces (crops 90.1 -> 100 %, photos 85.6 -> 100 %) and seed 19's outlined mushroom
                     # (crops, 256 of 256 both ways); the "two" of other-hand seed 33 stays joined (GROUP_SIZES)
+GROUP_LONE_SUPPORT = 1.6  # ... when at least two of its pictures agree on its colour (_colour_support: a
+                          # picture's best likeness times shape quality, 0.8-0.95 each). Of 102 stand-in token
+                          # sets it joins one: fresh oh tokens-photos-45's eye (1.35); the grey wheels of fh
+                          # seed 14 (2.79-3.27) stay apart
 GROUP_SIZES_OTHERS = True  # ... each group's of the median of the others' (False: the largest's of the smallest's).
                            # Of 90 stand-in token sets it split one more: fourth-hand tokens-crops-15, seven
                            # colours, groups of 0.18-0.40 of their crops (79.2 -> 99.6 % read right)
@@ -3970,13 +3974,15 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     sixth) and th tokens-crops-13 (hex and ring apart: 244 -> 243 of 244). Complete linkage split
     11-22 of the one-colour sets instead."""
     faces = sorted({e.face for e in examples})
-    cols = []
+    cols, support = [], []
     for f in faces:
         idx = [i for i, e in enumerate(examples) if e.face == f]
         allc = _without_symbols([(i, c) for i in idx for c in cands[i]], examples, len(idx))
         if not allc:
             return None
-        cols.append(allc[int(np.argmax(_colour_support(allc)))][1][1])
+        sup = _colour_support(allc)
+        cols.append(allc[int(np.argmax(sup))][1][1])
+        support.append(float(sup.max()))
     z = (np.array(cols)[:, None] - np.array(cols)[None]) / CONSENSUS_SCALE
     near = (z * z).sum(axis=2) <= GROUP_D2
     group = list(range(len(faces)))
@@ -3985,7 +3991,11 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
             if near[i, j] and group[i] != group[j]:
                 gi, gj = group[i], group[j]
                 group = [gi if g == gj else g for g in group]
-    if not GROUP_LONE and sum(1 for g in set(group) if group.count(g) >= 2) < 2:
+    # a face of a colour of its own whose pictures barely agree on it (a big light symbol paling
+    # its ring: oh tokens-photos-45's eye of white rings, support 1.35) is no colour of its own
+    lone = GROUP_LONE and all(support[i] >= GROUP_LONE_SUPPORT for i in range(len(faces))
+                              if group.count(group[i]) == 1)
+    if not lone and sum(1 for g in set(group) if group.count(g) >= 2) < 2:
         return None  # one face apart: more likely its symbol's colour than its body's (but one face
         # beside two groups of several is one more colour of the set)
     # the objects of every group are of one size (a group of symbols is smaller than its tokens)
