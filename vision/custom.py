@@ -1998,7 +1998,8 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         # times as wide; of a place's circles the one that reads best is kept
         far: list = []
         ranges = [(lo * r0, hi * r0) for lo, hi in radii]
-        circles = _circle_outlines(img_bgr, model, feat, ranges, far=far, low=HOUGH_LOW)
+        faint: set[int] = set()  # (ids of the circles found only at the least edge threshold)
+        circles = _circle_outlines(img_bgr, model, feat, ranges, far=far, low=faint if HOUGH_LOW else None)
         # a token of the table's lightness but not its hue (red on brown wood) may show no circle in
         # grey, or only its inner disc's: its circles in likeness to the taught colour are read too
         # (beside, not instead of, a place's circles in grey: of a place's outlines only the first
@@ -2008,6 +2009,10 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
         classify(_join_groups(_group([f for f in circles if _free(f[1], places)], False),
                               _group([f for f in tinted if _free(f[1], places)], False), 2 * r0), every=True,
                  loose={id(c) for _, c, _, _ in tinted})
+        # a faint circle read as a bare face is a round mark of a busy cloth (fourth-hand cloths: 8 more
+        # blanks where no token lay in fh tokens-crops-1): only a symbol vouches for it
+        cand[n0:] = [e for e in cand[n0:] if id(e["_cnt"]) not in faint or (e["face"] is not None
+                                                                           and not e.get("_blank"))]
         before = cand[:n0]
         cand = _give_back_outsized(_merge_readings(before, cand[n0:], scale, med=med_hold), before, scale)
         # and tokens in glare, washed pale: circles of the sure ones' size far from any taught colour,
@@ -2632,7 +2637,7 @@ def _edge_level(img: np.ndarray) -> float:
 
 def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, float]], most: int = MAX_CANDIDATES,
                      by_colour: bool = False, far: list | None = None, grey: bool = True,
-                     smooth: bool = False, low: bool = False) -> list:
+                     smooth: bool = False, low: set | None = None) -> list:
     """Circles of each radius range (rmin, rmax) of ``radii`` found by the Hough transform in grey
     (at most ``most`` per range, the strongest first; circles closer than about their radius to a
     stronger one are not returned, so a ring inside a disc needs a range of its own), of a taught
@@ -2642,8 +2647,9 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
     take in shading of the token's colour). ``far``, when given, gets the outlines of the circles
     of no taught colour (up to COLOUR_MAX_D2), strongest first. Without ``grey``, the circles in
     likeness to the taught colours only. With ``smooth`` also in grey with the table's fine print
-    taken out (HOUGH_SMOOTH). With ``low`` also at the least edge threshold (HOUGH_EDGE_MIN) in grey,
-    where the picture's edges set it higher."""
+    taken out (HOUGH_SMOOTH). With ``low`` (a set) also at the least edge threshold (HOUGH_EDGE_MIN) in
+    grey, where the picture's edges set it higher: the ids of the outlines of circles found only there
+    go to ``low``."""
     grey_img = cv2.cvtColor(img_bgr, cv2.COLOR_BGR2GRAY) if grey or smooth else None
     soft = None if grey_img is None else cv2.GaussianBlur(grey_img, (0, 0), 1.5)
     maps = [soft] if grey else []
@@ -2665,15 +2671,19 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
         p1 = float(np.clip(_edge_level(img), HOUGH_EDGE_MIN, 80.0))
         # (a cloth of strong print, dots or lines, sets the threshold past the faint rims of tokens
         # near its lightness: ``low`` looks again at the least one)
-        for level in [p1] + ([HOUGH_EDGE_MIN] if low and img is soft and p1 > HOUGH_EDGE_MIN else []):
+        for level in [p1] + ([HOUGH_EDGE_MIN] if low is not None and img is soft and p1 > HOUGH_EDGE_MIN else []):
+            n0 = len(got)
             for rmin, rmax in radii:
                 c = cv2.HoughCircles(img, cv2.HOUGH_GRADIENT, dp=1.0, minDist=1.5 * rmin,
                                      param1=level, param2=18, minRadius=max(4, int(rmin)), maxRadius=int(rmax) + 1)
                 if c is not None:
-                    got += c[0][:most].tolist()
+                    got += [(x, y, r, level < p1) for x, y, r in c[0][:most].tolist()]
+            if level < p1:  # (the circles found at the picture's own threshold as well are not new)
+                got[n0:] = [g for g in got[n0:] if not any(math.hypot(g[0] - o[0], g[1] - o[1]) < 0.5 * o[2]
+                                                          for o in got[:n0])]
     h, w = img_bgr.shape[:2]
     found = []
-    for cx, cy, r in got:
+    for cx, cy, r, faint in got:
         if not _room_for_circle(cx, cy, r, w, h):
             continue
         cnt = _circle(cx, cy, r)
@@ -2681,6 +2691,8 @@ def _circle_outlines(img_bgr, model: SetModel, feat, radii: list[tuple[float, fl
         t = int(np.argmin(d2))
         if d2[t] < EDGE_ANY_D2:
             found.append((t, cnt, float(cv2.contourArea(cnt)), 0.8))
+            if faint:
+                low.add(id(cnt))
         elif far is not None and d2[t] <= COLOUR_MAX_D2:
             far.append(cnt)
     return found
