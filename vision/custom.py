@@ -2011,8 +2011,9 @@ def _read_passes(img_bgr: np.ndarray, feat: np.ndarray, model: SetModel, scale: 
                  loose={id(c) for _, c, _, _ in tinted})
         # a faint circle read as a bare face is a round mark of a busy cloth (fourth-hand cloths: 8 more
         # blanks where no token lay in fh tokens-crops-1): only a symbol vouches for it
-        cand[n0:] = [e for e in cand[n0:] if id(e["_cnt"]) not in faint or (e["face"] is not None
-                                                                           and not e.get("_blank"))]
+        bare = _bare_faces(model) if faint else set()
+        cand[n0:] = [e for e in cand[n0:] if id(e["_cnt"]) not in faint
+                     or (e["face"] is not None and (e["type"], e["face"]) not in bare)]
         before = cand[:n0]
         cand = _give_back_outsized(_merge_readings(before, cand[n0:], scale, med=med_hold), before, scale)
         # and tokens in glare, washed pale: circles of the sure ones' size far from any taught colour,
