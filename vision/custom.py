@@ -3572,13 +3572,10 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
     cols: dict[str, np.ndarray] = {}
     for t in types:
         idx = [i for i, e in enumerate(examples) if e.type == t]
-        allc = [(i, c) for i in idx for c in cands[i]]
-        if not allc:
+        agreed = _agreed_colour([(i, c) for i in idx for c in cands[i]], examples, len(idx), agree_sizes)
+        if agreed is None:
             continue
-        if agree_sizes:
-            allc = _without_symbols(allc, examples, len(idx))
-        best_col = allc[int(np.argmax(_colour_support(allc)))][1][1]
-        cols[t] = best_col
+        best_col = cols[t] = agreed[0]
 
         def pick(i: int, col: np.ndarray) -> np.ndarray | None:
             """The outline in picture ``i`` of the object of colour ``col``, or None."""
@@ -3631,17 +3628,11 @@ def _locate(examples: list[Example], types: list[str], agree_sizes: bool = False
                 fidx = [i for i in idx if examples[i].face == f]
                 if any(first[i] is not None for i in fidx):
                     continue
-                allf = [(i, c) for i in fidx for c in cands[i]]
-                if allf and agree_sizes:
-                    allf = _without_symbols(allf, examples, len(fidx))
-                if not allf:
-                    continue
-                sup = _colour_support(allf)
-                if float(sup.max()) >= LOCATE_FACE_SUPPORT:
-                    face_col = allf[int(np.argmax(sup))][1][1]
+                agreed = _agreed_colour([(i, c) for i in fidx for c in cands[i]], examples, len(fidx), agree_sizes)
+                if agreed is not None and agreed[1] >= LOCATE_FACE_SUPPORT:
                     for i in fidx:
                         if cands[i]:
-                            first[i] = pick(i, face_col)
+                            first[i] = pick(i, agreed[0])
         # a busy table may cut the object in a whole photo into pieces of other colours, so that
         # no candidate has the type's colour: take the best-shaped blob of that colour about as
         # big as the objects found in the other pictures
@@ -3892,6 +3883,20 @@ INSIDE_AREA = 3.0    # an outline inside a round one this many times its area is
 ROUND_SHARE = 0.5    # ... left out of the colour vote when round outlines are in this share of the pictures
 
 
+def _agreed_colour(allc: list[tuple[int, tuple]], examples: list[Example], pictures: int,
+                   symbols: bool = True) -> tuple[np.ndarray, float] | None:
+    """The colour the candidates ``allc`` (picture, candidate) of ``pictures`` pictures agree on most
+    (_colour_support) and its support; with ``symbols`` without the symbols inside round tokens
+    (_without_symbols). None when there is no candidate."""
+    if allc and symbols:
+        allc = _without_symbols(allc, examples, pictures)
+    if not allc:
+        return None
+    sup = _colour_support(allc)
+    k = int(np.argmax(sup))
+    return allc[k][1][1], float(sup[k])
+
+
 def _without_symbols(allc: list[tuple[int, tuple]], examples: list[Example], pictures: int) -> list[tuple[int, tuple]]:
     """The candidates ``allc`` of one type's tokens without those inside a round candidate
     INSIDE_AREA times bigger (a symbol in its token), when round candidates turn up in
@@ -3990,12 +3995,11 @@ def _colour_groups(examples: list[Example], cands: list) -> dict[str, int] | Non
     cols, support = [], []
     for f in faces:
         idx = [i for i, e in enumerate(examples) if e.face == f]
-        allc = _without_symbols([(i, c) for i in idx for c in cands[i]], examples, len(idx))
-        if not allc:
+        agreed = _agreed_colour([(i, c) for i in idx for c in cands[i]], examples, len(idx))
+        if agreed is None:
             return None
-        sup = _colour_support(allc)
-        cols.append(allc[int(np.argmax(sup))][1][1])
-        support.append(float(sup.max()))
+        cols.append(agreed[0])
+        support.append(agreed[1])
     z = (np.array(cols)[:, None] - np.array(cols)[None]) / CONSENSUS_SCALE
     near = (z * z).sum(axis=2) <= GROUP_D2
     group = list(range(len(faces)))
